@@ -1,0 +1,265 @@
+"""Command line of the runner: `./bench --help`."""
+
+from __future__ import annotations
+
+import fcntl
+import os
+import sys
+import time
+
+import click
+from rich.console import Console
+
+from bench import paths, procs
+from bench.errors import BenchError
+
+console = Console(highlight=False)
+err = Console(stderr=True, highlight=False)
+
+
+class Lock:
+    """One runner at a time per state directory: two would fight over the cluster and ports."""
+
+    def __init__(self) -> None:
+        paths.ensure_dirs()
+        self.file = open(paths.HOME / "lock", "a+")
+
+    def __enter__(self):
+        try:
+            fcntl.flock(self.file, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            self.file.seek(0)
+            holder = self.file.read().strip() or "?"
+            raise BenchError(f"another ./bench is already running (pid {holder}) with state in {paths.HOME}: "
+                             "wait for it to finish, or set BENCH_HOME to use a separate state directory")
+        self.file.seek(0)
+        self.file.truncate()
+        self.file.write(str(os.getpid()))
+        self.file.flush()
+        return self
+
+    def __exit__(self, *exc):
+        self.file.seek(0)
+        self.file.truncate()
+        fcntl.flock(self.file, fcntl.LOCK_UN)
+        self.file.close()
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
+def cli() -> None:
+    """Build, test, serve and benchmark the stacks of this repository.
+
+    Every stack is a top-level directory with an impl.toml. The runner keeps its state
+    (a private PostgreSQL cluster, its Python environment, the load generators and logs) in
+    .bench/ (or $BENCH_HOME) and installs what it needs on first use.
+
+    \b
+    Start here:
+      ./bench test            build and test every stack (what CI runs)
+      ./bench serve go-gin    one stack on a freshly seeded database, until Ctrl-C
+    """
+
+
+# -- setup -------------------------------------------------------------------------------------
+
+@cli.command()
+@click.option("--no-tools", is_flag=True, help="Skip building the load generators (oha, k6).")
+def setup(no_tools: bool) -> None:
+    """Install what the repository needs, skipping what is already there.
+
+    PostgreSQL's server binaries (from Debian's packages when absent), every stack's
+    toolchain check and dependency download, and the pinned load generators oha and k6
+    (built from their registries into .bench/bin). Every other command does the part it
+    needs by itself, so this is only a way to do it all ahead of time.
+    """
+    from bench import manifest, postgres, stacks, tools
+
+    with Lock():
+        with console.status("PostgreSQL"):
+            bindir = postgres.ensure_installed()
+        console.print(f"PostgreSQL {postgres.server_version(bindir)}: {bindir}")
+        for stack in manifest.discover():
+            with console.status(f"{stack.name}: toolchain and dependencies"):
+                stacks.check_toolchain(stack)
+                if stack.fetch_command:
+                    log = paths.LOGS / f"{stack.name}-fetch.log"
+                    code = procs.run(stack.fetch_command, cwd=stack.directory, env=stack.environment(), log=log)
+                    if code != 0:
+                        raise BenchError(f"{stack.name}: downloading dependencies failed; see {log}\n"
+                                         f"{procs.tail(log, 10)}")
+            console.print(f"{stack.name}: toolchain ready")
+        if not no_tools:
+            for tool in tools.TOOLS:
+                with console.status(f"{tool.name} {tool.version}") as status:
+                    path = tools.ensure(tool, on_progress=status.update)
+                console.print(f"{tool.name} {tool.version}: {path}")
+
+
+# -- db ----------------------------------------------------------------------------------------
+
+@cli.group()
+def db() -> None:
+    """The runner's private PostgreSQL cluster (never the system's).
+
+    It lives in .bench/postgres, listens on 127.0.0.1:$BENCH_PG_PORT (default 54329) and
+    holds the seeded template database `bench_template` and the working database `bench`
+    (user bench, password bench).
+    """
+
+
+@db.command("start")
+def db_start() -> None:
+    """Create the cluster if needed, start it, seed the template and reset `bench`."""
+    from bench import postgres
+
+    with Lock():
+        with console.status("starting PostgreSQL"):
+            cluster = postgres.ready_cluster()
+            cluster.reset()
+        console.print(f"PostgreSQL running: DATABASE_URL={cluster.url()}")
+
+
+@db.command("stop")
+def db_stop() -> None:
+    """Stop the cluster (its data stays)."""
+    from bench import postgres
+
+    with Lock():
+        cluster = postgres.cluster()
+        was_running = cluster.running()
+        cluster.stop()
+        console.print("PostgreSQL stopped" if was_running else "PostgreSQL was not running")
+
+
+@db.command("reset")
+def db_reset() -> None:
+    """Replace `bench` with a fresh copy of the seeded template (starts the cluster if needed)."""
+    from bench import postgres
+
+    with Lock():
+        cluster = postgres.ready_cluster()
+        started = time.monotonic()
+        cluster.reset()
+        console.print(f"database reset to the seed in {time.monotonic() - started:.2f} s: "
+                      f"DATABASE_URL={cluster.url()}")
+
+
+@db.command("status")
+def db_status() -> None:
+    """Say whether the cluster runs, where, and what it holds."""
+    from bench import postgres
+
+    cluster = postgres.cluster()
+    if not cluster.initialised():
+        console.print(f"no cluster yet (it will live in {cluster.data}); `./bench db start` creates it")
+        return
+    if not cluster.running():
+        console.print(f"stopped; data in {cluster.data}")
+        return
+    console.print(f"running on 127.0.0.1:{cluster.port}, data in {cluster.data}")
+    console.print(f"databases: {', '.join(cluster.databases())}")
+    console.print(f"DATABASE_URL={cluster.url()}")
+
+
+# -- build / serve / test ----------------------------------------------------------------------
+
+@cli.command()
+@click.argument("impls", nargs=-1, metavar="[IMPL]...")
+@click.option("--force", is_flag=True, help="Build even when nothing changed.")
+def build(impls: tuple[str, ...], force: bool) -> None:
+    """Build stacks (all by default) from their impl.toml, skipping those that are up to date.
+
+    A stack is up to date when none of its files that git would track changed since its
+    last successful build and its artifact exists.
+    """
+    from bench import manifest, stacks
+
+    with Lock():
+        for stack in manifest.select(impls):
+            with console.status(f"building {stack.name}"):
+                started = time.monotonic()
+                built = stacks.build(stack, force=force)
+            console.print(f"{stack.name}: " + (f"built in {time.monotonic() - started:.0f} s" if built
+                                                else "up to date"))
+
+
+@cli.command()
+@click.argument("impl", metavar="IMPL")
+@click.option("--port", type=click.IntRange(1, 65535), default=8080, show_default=True,
+              help="Port the stack listens on (127.0.0.1).")
+def serve(impl: str, port: int) -> None:
+    """Run one stack on a freshly seeded database until Ctrl-C.
+
+    Builds it if needed, resets the database, starts the stack with the same environment
+    the benchmark uses, prints its base URL, and stops everything it started on Ctrl-C.
+    """
+    from bench import manifest, postgres, stacks
+
+    with Lock():
+        (stack,) = manifest.select([impl])
+        with console.status(f"building {stack.name}"):
+            stacks.build(stack)
+        with console.status("preparing the database"):
+            cluster = postgres.ready_cluster()
+            cluster.reset()
+        with console.status(f"starting {stack.name}"):
+            running = stacks.start(stack, port=port, database_url=cluster.url())
+        console.print(f"{stack.display} is serving at [bold]{running.base_url}[/] "
+                      f"(healthy after {running.startup_s:.1f} s; log {running.log})")
+        console.print(f"DATABASE_URL={cluster.url()}  ·  Ctrl-C stops it")
+        try:
+            running.proc.wait()
+            raise BenchError(f"{stack.name} exited with code {running.proc.returncode}; "
+                             f"log {running.log}:\n{procs.tail(running.log, 20)}")
+        except KeyboardInterrupt:
+            console.print(f"\nstopping {stack.name}")
+        finally:
+            running.stop()
+
+
+@cli.command()
+@click.argument("impls", nargs=-1, metavar="[IMPL]...")
+def test(impls: tuple[str, ...]) -> None:
+    """Build and test stacks (all by default), then the runner itself.
+
+    For each stack: build it, run its own tests against a freshly reset database, then start
+    it and run the conformance suite of spec/ against it on another fresh database, including
+    the resilience cases that stop and restart PostgreSQL, and check that SIGTERM ends it
+    cleanly. Then the runner's own tests. Prints a pass/fail table; exits 1 on any failure.
+    Logs are in .bench/logs/.
+    """
+    from bench import manifest, postgres, testing
+
+    with Lock():
+        selected = manifest.select(impls)
+        with console.status("preparing the database"):
+            cluster = postgres.ready_cluster()
+        results = [testing.run_stack(stack, cluster) for stack in selected]
+        results.append(testing.run_runner_tests())
+        testing.print_table(results)
+        passed = sum(r.passed for r in results)
+        failed = sum(r.failed for r in results)
+        # A plain closing line that CI reads: test cases of the conformance suite and the runner.
+        console.print(f"tests: {passed} passed, {failed} failed")
+        if not all(r.ok for r in results):
+            sys.exit(1)
+
+
+def main() -> None:
+    procs.install_handlers()
+    try:
+        cli.main(prog_name="./bench", standalone_mode=False)
+    except click.exceptions.Abort:
+        err.print("bench: interrupted")
+        sys.exit(130)
+    except click.ClickException as error:
+        error.show()
+        sys.exit(error.exit_code)
+    except BenchError as error:
+        err.print(f"bench: {error}", markup=False)
+        sys.exit(1)
+    except KeyboardInterrupt:
+        err.print("bench: interrupted; everything it started is stopped")
+        sys.exit(130)
+    finally:
+        procs.stop_all()

@@ -1,0 +1,95 @@
+"""Child processes of the runner: each in its own process group, all stopped on any exit."""
+
+from __future__ import annotations
+
+import atexit
+import os
+import signal
+import subprocess
+import time
+from pathlib import Path
+from typing import IO
+
+_children: list[subprocess.Popen] = []
+
+
+def spawn(command: str, *, cwd: Path, env: dict[str, str], log: Path) -> subprocess.Popen:
+    """Starts a shell command in a new session so that the whole tree can be signalled at once."""
+    log.parent.mkdir(parents=True, exist_ok=True)
+    log_file: IO[bytes] = open(log, "wb")
+    proc = subprocess.Popen(
+        ["bash", "-c", command],
+        cwd=cwd,
+        env=env,
+        stdin=subprocess.DEVNULL,
+        stdout=log_file,
+        stderr=subprocess.STDOUT,
+        start_new_session=True,
+    )
+    log_file.close()
+    _children.append(proc)
+    return proc
+
+
+def stop(proc: subprocess.Popen, grace_s: float = 10.0) -> int | None:
+    """SIGTERM to the process group, then SIGKILL after the grace period. Returns the exit code."""
+    if proc.poll() is None:
+        _signal_group(proc, signal.SIGTERM)
+        try:
+            proc.wait(timeout=grace_s)
+        except subprocess.TimeoutExpired:
+            _signal_group(proc, signal.SIGKILL)
+            proc.wait()
+    # Children that outlived their parent (a shell wrapper, a forked worker) go too.
+    _signal_group(proc, signal.SIGKILL)
+    if proc in _children:
+        _children.remove(proc)
+    return proc.returncode
+
+
+def _signal_group(proc: subprocess.Popen, sig: int) -> None:
+    try:
+        os.killpg(proc.pid, sig)
+    except (ProcessLookupError, PermissionError):
+        pass
+
+
+def stop_all() -> None:
+    for proc in list(_children):
+        stop(proc, grace_s=5.0)
+
+
+def run(command: str | list[str], *, cwd: Path, env: dict[str, str], log: Path,
+        timeout_s: float | None = None) -> int:
+    """Runs a command to completion with its output in a log file; stopped with the runner."""
+    if isinstance(command, list):
+        import shlex
+        command = shlex.join(command)
+    proc = spawn(command, cwd=cwd, env=env, log=log)
+    deadline = None if timeout_s is None else time.monotonic() + timeout_s
+    while proc.poll() is None:
+        if deadline is not None and time.monotonic() > deadline:
+            stop(proc)
+            return 124
+        time.sleep(0.1)
+    stop(proc)
+    return proc.returncode
+
+
+def tail(log: Path, lines: int = 40) -> str:
+    try:
+        text = log.read_text(errors="replace")
+    except FileNotFoundError:
+        return ""
+    return "\n".join(text.rstrip().splitlines()[-lines:])
+
+
+def _on_signal(signum, _frame):
+    # Turn SIGTERM into the same unwinding as Ctrl-C so every `finally` runs.
+    raise KeyboardInterrupt
+
+
+def install_handlers() -> None:
+    atexit.register(stop_all)
+    signal.signal(signal.SIGTERM, _on_signal)
+    signal.signal(signal.SIGHUP, _on_signal)

@@ -1,0 +1,180 @@
+"""`./bench test`: build, own tests and the conformance suite per stack, then the runner's own tests."""
+
+from __future__ import annotations
+
+import socket
+import sys
+import time
+import xml.etree.ElementTree as ET
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from rich.console import Console
+from rich.table import Table
+
+from bench import paths, procs, stacks
+from bench.errors import BenchError
+from bench.manifest import Stack
+from bench.postgres import Cluster
+
+console = Console(highlight=False)
+
+
+@dataclass
+class Step:
+    ok: bool
+    summary: str
+    log: Path | None = None
+
+
+@dataclass
+class StackResult:
+    stack: str
+    steps: dict[str, Step] = field(default_factory=dict)
+    passed: int = 0
+    failed: int = 0
+
+    @property
+    def ok(self) -> bool:
+        return bool(self.steps) and all(s.ok for s in self.steps.values())
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def junit_counts(report: Path) -> tuple[int, int, int]:
+    """(passed, failed, skipped) from a pytest JUnit XML report."""
+    try:
+        root = ET.parse(report).getroot()
+    except (FileNotFoundError, ET.ParseError):
+        return 0, 0, 0
+    suites = [root] if root.tag == "testsuite" else list(root.iter("testsuite"))
+    total = failed = skipped = 0
+    for suite in suites:
+        total += int(suite.get("tests", 0))
+        failed += int(suite.get("failures", 0)) + int(suite.get("errors", 0))
+        skipped += int(suite.get("skipped", 0))
+    return total - failed - skipped, failed, skipped
+
+
+def pytest_command(target: str, report: Path, *extra: str) -> list[str]:
+    return [sys.executable, "-m", "pytest", target, "-q", "-p", "no:cacheprovider",
+            "-o", "console_output_style=classic", f"--junitxml={report}", *extra]
+
+
+def run_conformance(stack: Stack, cluster: Cluster, result: StackResult) -> None:
+    cluster.reset()
+    port = free_port()
+    running = stacks.start(stack, port=port, database_url=cluster.url(),
+                           log_name=f"{stack.name}-conformance-server.log")
+    log = paths.LOGS / f"{stack.name}-conformance.log"
+    report = paths.LOGS / f"{stack.name}-conformance.xml"
+    report.unlink(missing_ok=True)
+    try:
+        env = {
+            "PATH": "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin",
+            "BASE_URL": running.base_url,
+            "BENCH_DB_STOP": cluster.stop_command(),
+            "BENCH_DB_START": cluster.start_command(),
+            "CONFORMANCE_STRICT": "1",
+            "PYTHONDONTWRITEBYTECODE": "1",
+        }
+        code = procs.run(pytest_command(str(paths.SPEC_DIR / "conformance"), report),
+                         cwd=paths.ROOT, env=env, log=log, timeout_s=900)
+    finally:
+        cluster.start()  # the resilience cases stop it; whatever happened, leave it running
+        shutdown_started = time.monotonic()
+        exit_code = running.stop()
+        shutdown_s = time.monotonic() - shutdown_started
+    passed, failed, skipped = junit_counts(report)
+    result.passed += passed
+    result.failed += failed
+    ok = code == 0 and failed == 0 and skipped == 0 and passed > 0
+    result.steps["conformance"] = Step(ok, f"{passed} passed, {failed} failed"
+                                       + (f", {skipped} skipped" if skipped else ""), log)
+    if code != 0 and failed == 0:
+        result.failed += 1
+    # API.md: on SIGTERM, finish in-flight requests and exit 0 within 10 s.
+    result.steps["shutdown"] = Step(exit_code == 0 and shutdown_s < 10.5,
+                                    f"exit {exit_code} in {shutdown_s:.1f} s", running.log)
+
+
+def run_stack(stack: Stack, cluster: Cluster) -> StackResult:
+    result = StackResult(stack.name)
+    with console.status(f"[bold]{stack.name}[/]: building"):
+        try:
+            built = stacks.build(stack)
+            result.steps["build"] = Step(True, "built" if built else "up to date")
+        except BenchError as error:
+            result.steps["build"] = Step(False, str(error).splitlines()[0])
+            console.print(f"[red]{error}[/]")
+            result.failed += 1
+            return result
+    console.print(f"{stack.name}: build {result.steps['build'].summary}")
+
+    with console.status(f"[bold]{stack.name}[/]: its own tests"):
+        cluster.reset()
+        log = paths.LOGS / f"{stack.name}-test.log"
+        code = procs.run(stack.test_command, cwd=stack.directory,
+                         env=stack.environment({"DATABASE_URL": cluster.url()}), log=log, timeout_s=1200)
+        result.steps["own tests"] = Step(code == 0, "passed" if code == 0 else f"failed (exit {code})", log)
+    console.print(f"{stack.name}: own tests {result.steps['own tests'].summary}")
+    if code != 0:
+        result.failed += 1
+        console.print(procs.tail(log, 40), markup=False)
+
+    with console.status(f"[bold]{stack.name}[/]: conformance suite"):
+        try:
+            run_conformance(stack, cluster, result)
+        except BenchError as error:
+            result.steps["conformance"] = Step(False, str(error).splitlines()[0])
+            console.print(f"[red]{error}[/]")
+            result.failed += 1
+            return result
+    step = result.steps["conformance"]
+    console.print(f"{stack.name}: conformance {step.summary}; shutdown {result.steps['shutdown'].summary}")
+    if not step.ok:
+        console.print(procs.tail(step.log, 60), markup=False)
+    return result
+
+
+def run_runner_tests() -> StackResult:
+    result = StackResult("runner")
+    log = paths.LOGS / "runner-tests.log"
+    report = paths.LOGS / "runner-tests.xml"
+    report.unlink(missing_ok=True)
+    with console.status("the runner's own tests"):
+        code = procs.run(pytest_command(str(paths.ROOT / "loadtests" / "tests"), report),
+                         cwd=paths.ROOT, env=_python_env(), log=log, timeout_s=1200)
+    passed, failed, skipped = junit_counts(report)
+    result.passed, result.failed = passed, failed + (1 if code != 0 and failed == 0 else 0)
+    result.steps["runner tests"] = Step(code == 0, f"{passed} passed, {failed} failed", log)
+    console.print(f"runner: own tests {result.steps['runner tests'].summary}")
+    if code != 0:
+        console.print(procs.tail(log, 60), markup=False)
+    return result
+
+
+def _python_env() -> dict[str, str]:
+    import os
+    return dict(os.environ, PYTHONDONTWRITEBYTECODE="1")
+
+
+def print_table(results: list[StackResult]) -> None:
+    columns = ["build", "own tests", "conformance", "shutdown", "runner tests"]
+    used = [c for c in columns if any(c in r.steps for r in results)]
+    table = Table(title="./bench test")
+    table.add_column("stack")
+    for column in used:
+        table.add_column(column)
+    table.add_column("result")
+    for r in results:
+        cells = []
+        for column in used:
+            step = r.steps.get(column)
+            cells.append("" if step is None else (step.summary if step.ok else f"[red]{step.summary}[/]"))
+        table.add_row(r.stack, *cells, "[green]PASS[/]" if r.ok else "[red]FAIL[/]")
+    console.print(table)
