@@ -1,0 +1,134 @@
+// Package api is the HTTP layer: routes, request parsing and validation, JSON and problem responses.
+package api
+
+import (
+	"context"
+	"log/slog"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/gin-gonic/gin"
+
+	"github.com/bench/go-gin/internal/config"
+	"github.com/bench/go-gin/internal/store"
+)
+
+// Store is what the handlers need of the data layer; *store.Store implements it.
+type Store interface {
+	Ping(ctx context.Context) error
+	ListCategories(ctx context.Context, page, size int64) (store.Page[store.Category], error)
+	GetCategory(ctx context.Context, id int64) (store.Category, error)
+	CreateCategory(ctx context.Context, in store.CategoryInput) (store.Category, error)
+	UpdateCategory(ctx context.Context, id int64, in store.CategoryInput) (store.Category, error)
+	DeleteCategory(ctx context.Context, id int64) error
+	ListItems(ctx context.Context, filter store.ItemFilter, page, size int64) (store.Page[store.Item], error)
+	ListCategoryItems(ctx context.Context, categoryID, page, size int64) (store.Page[store.Item], error)
+	GetItem(ctx context.Context, id int64) (store.Item, error)
+	CreateItem(ctx context.Context, in store.ItemInput) (store.Item, error)
+	UpdateItem(ctx context.Context, id int64, in store.ItemInput) (store.Item, error)
+	DeleteItem(ctx context.Context, id int64) error
+}
+
+type Server struct {
+	store  Store
+	config config.Config
+	router *gin.Engine
+}
+
+func NewServer(s Store, cfg config.Config) *Server {
+	server := &Server{store: s, config: cfg}
+	server.setupRouter()
+	return server
+}
+
+func (s *Server) Handler() http.Handler { return s.router }
+
+// route is one row of the method × path table; the same table answers 405's Allow header.
+type route struct {
+	method  string
+	path    string
+	handler gin.HandlerFunc
+}
+
+func (s *Server) routes() []route {
+	return []route{
+		{http.MethodGet, "/categories", s.listCategories},
+		{http.MethodPost, "/categories", s.createCategory},
+		{http.MethodGet, "/categories/:id", s.getCategory},
+		{http.MethodPut, "/categories/:id", s.updateCategory},
+		{http.MethodDelete, "/categories/:id", s.deleteCategory},
+		{http.MethodGet, "/categories/:id/items", s.listCategoryItems},
+		{http.MethodGet, "/items", s.listItems},
+		{http.MethodPost, "/items", s.createItem},
+		{http.MethodGet, "/items/:id", s.getItem},
+		{http.MethodPut, "/items/:id", s.updateItem},
+		{http.MethodDelete, "/items/:id", s.deleteItem},
+		{http.MethodGet, "/avatar", s.avatar},
+		{http.MethodGet, "/health", s.health},
+	}
+}
+
+func (s *Server) setupRouter() {
+	router := gin.New()
+	// Paths are exact (API.md): /items/ is a 404, not a redirect.
+	router.RedirectTrailingSlash = false
+	router.RedirectFixedPath = false
+	router.HandleMethodNotAllowed = true
+	router.ContextWithFallback = true
+	if s.config.LogRequests {
+		router.Use(gin.Logger())
+	}
+	router.Use(gin.CustomRecovery(func(c *gin.Context, recovered any) {
+		slog.Error("panic while serving a request", "path", c.Request.URL.Path, "panic", recovered)
+		abortWithProblem(c, http.StatusInternalServerError, internalErrorDetail)
+	}))
+
+	routes := s.routes()
+	for _, r := range routes {
+		router.Handle(r.method, r.path, r.handler)
+	}
+	router.NoRoute(func(c *gin.Context) {
+		abortWithProblem(c, http.StatusNotFound, "no resource at "+c.Request.URL.Path)
+	})
+	router.NoMethod(func(c *gin.Context) {
+		c.Header("Allow", strings.Join(allowedMethods(routes, c.Request.URL.Path), ", "))
+		abortWithProblem(c, http.StatusMethodNotAllowed,
+			"method "+c.Request.Method+" is not allowed on "+c.Request.URL.Path)
+	})
+	s.router = router
+}
+
+// allowedMethods lists the methods whose route pattern matches the path segment by segment.
+func allowedMethods(routes []route, path string) []string {
+	segments := strings.Split(strings.Trim(path, "/"), "/")
+	var methods []string
+	for _, r := range routes {
+		pattern := strings.Split(strings.Trim(r.path, "/"), "/")
+		if len(pattern) != len(segments) {
+			continue
+		}
+		match := true
+		for i, part := range pattern {
+			if !strings.HasPrefix(part, ":") && part != segments[i] {
+				match = false
+				break
+			}
+		}
+		if match {
+			methods = append(methods, r.method)
+		}
+	}
+	return methods
+}
+
+func (s *Server) health(c *gin.Context) {
+	ctx, cancel := context.WithTimeout(c, 5*time.Second)
+	defer cancel()
+	if err := s.store.Ping(ctx); err != nil {
+		slog.Warn("health check failed", "error", err)
+		abortWithProblem(c, http.StatusServiceUnavailable, "the database is unreachable")
+		return
+	}
+	c.JSON(http.StatusOK, gin.H{"status": "UP"})
+}

@@ -1,0 +1,88 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+)
+
+type Category struct {
+	ID        int64
+	Code      string
+	Name      string
+	UpdatedAt time.Time
+}
+
+type CategoryInput struct {
+	Code string
+	Name string
+}
+
+const categoryColumns = "id, code, name, updated_at"
+
+func scanCategory(row pgx.Row) (Category, error) {
+	var c Category
+	err := row.Scan(&c.ID, &c.Code, &c.Name, &c.UpdatedAt)
+	return c, err
+}
+
+func (s *Store) ListCategories(ctx context.Context, page, size int64) (Page[Category], error) {
+	ctx, cancel := withTimeout(ctx)
+	defer cancel()
+	result := Page[Category]{Rows: []Category{}}
+	if err := s.pool.QueryRow(ctx, "SELECT count(*) FROM category").Scan(&result.Total); err != nil {
+		return result, translate(err)
+	}
+	off, ok := offset(page, size)
+	if !ok || off >= result.Total {
+		return result, nil
+	}
+	rows, err := s.pool.Query(ctx,
+		"SELECT "+categoryColumns+" FROM category ORDER BY id LIMIT $1 OFFSET $2", size, off)
+	if err != nil {
+		return result, translate(err)
+	}
+	result.Rows, err = pgx.CollectRows(rows, func(r pgx.CollectableRow) (Category, error) { return scanCategory(r) })
+	return result, translate(err)
+}
+
+func (s *Store) GetCategory(ctx context.Context, id int64) (Category, error) {
+	ctx, cancel := withTimeout(ctx)
+	defer cancel()
+	c, err := scanCategory(s.pool.QueryRow(ctx, "SELECT "+categoryColumns+" FROM category WHERE id = $1", id))
+	return c, translate(err)
+}
+
+func (s *Store) CreateCategory(ctx context.Context, in CategoryInput) (Category, error) {
+	ctx, cancel := withTimeout(ctx)
+	defer cancel()
+	c, err := scanCategory(s.pool.QueryRow(ctx,
+		"INSERT INTO category (code, name) VALUES ($1, $2) RETURNING "+categoryColumns, in.Code, in.Name))
+	return c, translate(err)
+}
+
+func (s *Store) UpdateCategory(ctx context.Context, id int64, in CategoryInput) (Category, error) {
+	ctx, cancel := withTimeout(ctx)
+	defer cancel()
+	c, err := scanCategory(s.pool.QueryRow(ctx,
+		"UPDATE category SET code = $2, name = $3, updated_at = now() WHERE id = $1 RETURNING "+categoryColumns,
+		id, in.Code, in.Name))
+	return c, translate(err)
+}
+
+func (s *Store) DeleteCategory(ctx context.Context, id int64) error {
+	ctx, cancel := withTimeout(ctx)
+	defer cancel()
+	tag, err := s.pool.Exec(ctx, "DELETE FROM category WHERE id = $1", id)
+	if err = translate(err); errors.Is(err, errForeignKey) {
+		return ErrStillReferenced
+	} else if err != nil {
+		return err
+	}
+	if tag.RowsAffected() == 0 {
+		return ErrNotFound
+	}
+	return nil
+}

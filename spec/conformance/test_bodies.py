@@ -1,0 +1,110 @@
+"""Request bodies: Content-Type (415), size (413), parseable JSON (400), and the HTTP/1.1 basics."""
+
+import http.client
+import json
+from urllib.parse import urlsplit
+
+import pytest
+
+from helpers import JSON, assert_json, assert_problem, totals, unique
+
+MIB = 1 << 20
+WRITES = [("POST", "/categories"), ("PUT", "/categories/1"), ("POST", "/items"), ("PUT", "/items/1")]
+
+
+def body_of_size(size: int) -> bytes:
+    """A JSON category body of exactly `size` bytes (its name is far too long, so a 422 if read)."""
+    head, tail = b'{"code":"X","name":"', b'"}'
+    return head + b"n" * (size - len(head) - len(tail)) + tail
+
+
+@pytest.mark.parametrize("method,path", WRITES)
+@pytest.mark.parametrize("content_type", [None, "text/plain", "application/x-www-form-urlencoded",
+                                          "application/xml"])
+def test_writes_without_json_content_type_are_415(client, method, path, content_type):
+    headers = {"Content-Type": content_type} if content_type else {}
+    response = client.request(method, path, content=json.dumps({"code": "X", "name": "y"}).encode(),
+                              headers=headers)
+    if content_type is None:
+        assert "content-type" not in response.request.headers
+    assert_problem(response, 415)
+
+
+@pytest.mark.parametrize("content_type", ["application/json; charset=utf-8", "application/json;charset=UTF-8",
+                                          "Application/JSON"])
+def test_json_content_type_with_parameters_is_accepted(client, content_type):
+    body = {"code": unique("CT"), "name": "content type"}
+    response = client.post("/categories", content=json.dumps(body).encode(), headers={"Content-Type": content_type})
+    assert_json(response, 201)
+
+
+@pytest.mark.parametrize("method,path", WRITES)
+def test_body_over_1_mib_is_413(client, method, path):
+    assert_problem(client.request(method, path, content=body_of_size(MIB + 1), headers=JSON), 413)
+
+
+def test_content_type_comes_before_size(client):
+    assert_problem(client.post("/categories", content=body_of_size(MIB + 1),
+                               headers={"Content-Type": "text/plain"}), 415)
+
+
+def test_body_of_exactly_1_mib_is_read(client):
+    assert_problem(client.post("/categories", content=body_of_size(MIB), headers=JSON), 422, {"name"})
+
+
+def test_chunked_body_over_1_mib_is_413(client):
+    payload = body_of_size(MIB + 4096)
+    chunks = (payload[i:i + 65536] for i in range(0, len(payload), 65536))
+    response = client.post("/categories", content=chunks, headers=JSON)
+    assert response.request.headers.get("transfer-encoding") == "chunked"
+    assert_problem(response, 413)
+
+
+def test_chunked_body_is_read(client):
+    payload = json.dumps({"code": unique("CH"), "name": "sent in chunks"}).encode()
+    response = client.post("/categories", content=iter([payload[:7], payload[7:]]), headers=JSON)
+    assert response.request.headers.get("transfer-encoding") == "chunked"
+    assert assert_json(response, 201)["name"] == "sent in chunks"
+
+
+@pytest.mark.parametrize("method,path", WRITES)
+@pytest.mark.parametrize("raw", [b"", b"{", b'{"code": "X",}', b"{'code': 'X'}", b"nul", b"[1, 2",
+                                 b'{"code": "X"} trailing', b'\xff\xfe{"code"}', b'{"code": "X", "name": "y"'])
+def test_unparseable_json_is_400(client, method, path, raw):
+    assert_problem(client.request(method, path, content=raw, headers=JSON), 400)
+
+
+@pytest.mark.parametrize("method,path", WRITES)
+@pytest.mark.parametrize("raw", [b"null", b"[]", b'[{"code": "X", "name": "y"}]', b'"x"', b"42", b"true"])
+def test_json_that_is_not_an_object_is_422_on_the_body(client, method, path, raw):
+    assert_problem(client.request(method, path, content=raw, headers=JSON), 422, {""})
+
+
+def test_rejected_bodies_change_nothing(client):
+    before = totals(client)
+    for method, path in WRITES:
+        client.request(method, path, content=b"{", headers=JSON)
+        client.request(method, path, content=body_of_size(MIB + 1), headers=JSON)
+        client.request(method, path, content=b"[]", headers=JSON)
+        client.request(method, path, content=b"{}", headers={"Content-Type": "text/plain"})
+    assert totals(client) == before
+    assert client.get("/categories/1").json()["code"] == "CAT-0001"
+    assert client.get("/items/1").json()["sku"] == "SKU-000001"
+
+
+def test_keep_alive_serves_several_requests_on_one_connection(base_url):
+    parts = urlsplit(base_url)
+    conn = http.client.HTTPConnection(parts.hostname, parts.port, timeout=10)
+    try:
+        conn.request("GET", "/items/1")
+        first = conn.getresponse()
+        first.read()
+        sock = conn.sock
+        assert sock is not None and not first.will_close, "the server closed a keep-alive connection"
+        for path in ("/categories/1", "/items?size=2", "/items/100001", "/avatar"):
+            conn.request("GET", path)
+            response = conn.getresponse()
+            response.read()
+            assert conn.sock is sock, f"the connection was not kept alive after {path}"
+    finally:
+        conn.close()
