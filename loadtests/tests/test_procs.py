@@ -1,0 +1,36 @@
+import os
+import time
+
+from bench import procs
+
+
+def test_stop_ends_the_whole_process_group(tmp_path):
+    pidfile = tmp_path / "grandchild.pid"
+    # The shell starts a grandchild that ignores nothing but also outlives a plain kill of the shell.
+    proc = procs.spawn(f"sleep 60 & echo $! > {pidfile}; wait", cwd=tmp_path, env=dict(os.environ),
+                       log=tmp_path / "log")
+    deadline = time.monotonic() + 5
+    while not pidfile.exists() or not pidfile.read_text().strip():
+        assert time.monotonic() < deadline
+        time.sleep(0.05)
+    grandchild = int(pidfile.read_text())
+    procs.stop(proc, grace_s=2)
+    time.sleep(0.1)
+    assert proc.poll() is not None
+    assert not os.path.exists(f"/proc/{grandchild}") or open(f"/proc/{grandchild}/stat").read().split()[2] == "Z"
+
+
+def test_run_returns_the_exit_code_and_logs_output(tmp_path):
+    log = tmp_path / "out.log"
+    assert procs.run("echo hello; exit 3", cwd=tmp_path, env=dict(os.environ), log=log) == 3
+    assert procs.tail(log) == "hello"
+
+
+def test_run_times_out(tmp_path):
+    started = time.monotonic()
+    assert procs.run("sleep 30", cwd=tmp_path, env=dict(os.environ), log=tmp_path / "l", timeout_s=0.5) == 124
+    assert time.monotonic() - started < 10
+
+
+def test_tail_of_a_missing_log_is_empty(tmp_path):
+    assert procs.tail(tmp_path / "missing.log") == ""
