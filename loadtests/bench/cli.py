@@ -174,8 +174,9 @@ def build(impls: tuple[str, ...], force: bool) -> None:
     """
     from bench import manifest, stacks
 
+    selected = manifest.select(impls)
     with Lock():
-        for stack in manifest.select(impls):
+        for stack in selected:
             with console.status(f"building {stack.name}"):
                 started = time.monotonic()
                 built = stacks.build(stack, force=force)
@@ -195,8 +196,8 @@ def serve(impl: str, port: int) -> None:
     """
     from bench import manifest, postgres, stacks
 
+    (stack,) = manifest.select([impl])
     with Lock():
-        (stack,) = manifest.select([impl])
         with console.status(f"building {stack.name}"):
             stacks.build(stack)
         with console.status("preparing the database"):
@@ -230,8 +231,8 @@ def test(impls: tuple[str, ...]) -> None:
     """
     from bench import manifest, postgres, testing
 
+    selected = manifest.select(impls)
     with Lock():
-        selected = manifest.select(impls)
         with console.status("preparing the database"):
             cluster = postgres.ready_cluster()
         results = [testing.run_stack(stack, cluster) for stack in selected]
@@ -243,6 +244,90 @@ def test(impls: tuple[str, ...]) -> None:
         console.print(f"tests: {passed} passed, {failed} failed")
         if not all(r.ok for r in results):
             sys.exit(1)
+
+
+@cli.command()
+@click.argument("impls", nargs=-1, metavar="[IMPL]...")
+@click.option("--scenario", "scenario_names", multiple=True, metavar="S",
+              help="read-heavy, join-filter, mixed, heavy-body or avatar (repeatable; all by default).")
+@click.option("--profile", type=click.Choice(["smoke", "quick", "full"]), default="quick", show_default=True,
+              help="smoke: seconds, proves the pipeline, publishes nothing; quick: short stages; "
+                   "full: the original study's 10-minute stages with 60 s ramps.")
+@click.option("--repeat", type=click.IntRange(1, 20), default=1, show_default=True,
+              help="Runs per stack × scenario; results show the median with min–max.")
+@click.option("--app-cpus", metavar="LIST", help="CPU set of the application (default 0).")
+@click.option("--db-cpus", metavar="LIST", help="CPU set of PostgreSQL (default 1).")
+@click.option("--loadgen-cpus", metavar="LIST", help="CPU set of k6/oha (default 1 on 2 cores, 2-N on more).")
+@click.option("--yes", is_flag=True, help="Do not ask before a run estimated at over an hour.")
+def run(impls, scenario_names, profile, repeat, app_cpus, db_cpus, loadgen_cpus, yes):
+    """Benchmark stacks (all by default) and write the raw results and results.md.
+
+    For each stack × scenario × run: reset the database, start the stack in its cgroup
+    (CPU set and memory cap from compose.yaml), wait for /health, warm up (not counted),
+    run each stage with k6 or oha on the load generator's CPUs, and stop the stack.
+    Per stage it records requests/s, latency percentiles, errors by status, app CPU per
+    request, peak memory, SQL statements per request and response bytes; after write
+    scenarios, that no 2xx write was lost. Raw JSON goes to results/raw/PROFILE/ (smoke runs
+    to .bench/results/, never published) and results.md is rendered from it.
+    """
+    from bench import manifest, measure, postgres, report, scenarios
+
+    selected = manifest.select(impls)
+    unknown = [s for s in scenario_names if s not in scenarios.SCENARIOS]
+    if unknown:
+        raise BenchError(f"unknown scenario {', '.join(unknown)}: choose from {', '.join(scenarios.SCENARIOS)}")
+    chosen = [scenarios.SCENARIOS[s] for s in (scenario_names or scenarios.SCENARIOS)]
+    split = measure.CpuSplit.default(os.cpu_count() or 1)
+    split = measure.CpuSplit(app=app_cpus or split.app, postgres=db_cpus or split.postgres,
+                             loadgen=loadgen_cpus or split.loadgen)
+    for role, cpus in vars(split).items():
+        try:
+            measure.cpu_count(cpus)
+        except ValueError:
+            raise BenchError(f"--{role}-cpus {cpus!r} is not a CPU list like 0 or 2-3") from None
+    published = profile != "smoke"
+    output = paths.ROOT / "results" if published else paths.HOME / "results"
+    plan = measure.Plan(selected, chosen, profile, repeat, split, output)
+    estimate = plan.estimate_seconds()
+    console.print(f"{len(selected)} stack(s) × {len(chosen)} scenario(s) × {repeat} run(s), profile {profile}: "
+                  f"about {estimate / 60:.0f} min")
+    if estimate > 3600 and not yes and sys.stdin.isatty():
+        click.confirm("That is over an hour. Go on?", abort=True)
+    with Lock():
+        with console.status("preparing the database"):
+            cluster = postgres.ready_cluster()
+        started = time.monotonic()
+        results = measure.execute(plan, cluster)
+        raw = output / "raw" / profile
+        target = paths.ROOT / "results.md" if published else output / "results.md"
+        report.render(raw, target, output, analysis=paths.ROOT / "results" / "analysis.md" if published else None)
+        failed = [r for r in results if r.get("failed")]
+        errors = sum(s["error_count"] for r in results for s in r["stages"])
+        lost = sum((r.get("lost_writes") or {}).get("lost_writes", 0) for r in results)
+        console.print(f"done in {(time.monotonic() - started) / 60:.1f} min: {len(results)} runs, "
+                      f"{len(failed)} failed, {errors} unexpected statuses, {lost} lost writes; "
+                      f"report {target.relative_to(paths.ROOT) if target.is_relative_to(paths.ROOT) else target}")
+        if failed or lost:
+            sys.exit(1)
+
+
+@cli.command("report")
+@click.option("--profile", type=click.Choice(["smoke", "quick", "full"]), default="quick", show_default=True,
+              help="Which profile's raw results to render.")
+def report_command(profile):
+    """Render results.md and its charts from the raw JSON files (never edit results.md by hand).
+
+    Reads results/raw/PROFILE/*.json (smoke: .bench/results/raw/smoke/) and the hand-written
+    results/analysis.md, which is placed above the generated tables.
+    """
+    from bench import report
+
+    published = profile != "smoke"
+    output = paths.ROOT / "results" if published else paths.HOME / "results"
+    target = paths.ROOT / "results.md" if published else output / "results.md"
+    report.render(output / "raw" / profile, target, output,
+                  analysis=paths.ROOT / "results" / "analysis.md" if published else None)
+    console.print(f"wrote {target}")
 
 
 def main() -> None:

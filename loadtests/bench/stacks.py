@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import socket
 import subprocess
 import time
 from dataclasses import dataclass
@@ -15,6 +16,12 @@ from bench.errors import BenchError
 from bench.manifest import Stack
 
 DEFAULT_POOL_SIZE = "10"
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
 
 
 def check_toolchain(stack: Stack) -> None:
@@ -94,8 +101,9 @@ class Running:
 
 
 def start(stack: Stack, *, port: int, database_url: str, extra_env: dict[str, str] | None = None,
-          log_name: str | None = None) -> Running:
-    """Starts the stack and waits for its first healthy /health."""
+          log_name: str | None = None, command: str | None = None) -> Running:
+    """Starts the stack (its run command, or `command` wrapping it) and waits for its first
+    healthy /health."""
     from bench.postgres import port_in_use
 
     if port_in_use(port):
@@ -110,7 +118,7 @@ def start(stack: Stack, *, port: int, database_url: str, extra_env: dict[str, st
     log = paths.LOGS / (log_name or f"{stack.name}-serve.log")
     base_url = f"http://127.0.0.1:{port}"
     started = time.monotonic()
-    proc = procs.spawn(stack.run_command, cwd=stack.directory, env=env, log=log)
+    proc = procs.spawn(command or stack.run_command, cwd=stack.directory, env=env, log=log)
     running = Running(stack, proc, base_url, log, 0.0)
     try:
         wait_healthy(running, stack.ready_timeout_s)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import socket
 import sys
 import time
 import xml.etree.ElementTree as ET
@@ -39,12 +38,6 @@ class StackResult:
         return bool(self.steps) and all(s.ok for s in self.steps.values())
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
 def junit_counts(report: Path) -> tuple[int, int, int]:
     """(passed, failed, skipped) from a pytest JUnit XML report."""
     try:
@@ -67,7 +60,7 @@ def pytest_command(target: str, report: Path, *extra: str) -> list[str]:
 
 def run_conformance(stack: Stack, cluster: Cluster, result: StackResult) -> None:
     cluster.reset()
-    port = free_port()
+    port = stacks.free_port()
     running = stacks.start(stack, port=port, database_url=cluster.url(),
                            log_name=f"{stack.name}-conformance-server.log")
     log = paths.LOGS / f"{stack.name}-conformance.log"

@@ -22,37 +22,40 @@ class Tool:
     def path(self) -> Path:
         return paths.BIN / self.name
 
+    @property
+    def cached(self) -> Path:
+        """Where the build is kept, outside the checkout and keyed by version, so that a fresh
+        clone (as CI makes) links it instead of spending minutes building it again."""
+        return CACHE / f"{self.name}-{self.version}" / "bin" / self.name
+
     def install_command(self) -> list[str]:
         if self.name == "oha":
-            return ["cargo", "install", "oha", "--locked", "--version", self.version, "--root", str(paths.HOME)]
+            return ["cargo", "install", "oha", "--locked", "--version", self.version,
+                    "--root", str(self.cached.parent.parent)]
         return ["go", "install", f"go.k6.io/k6@v{self.version}"]
 
 
 OHA = Tool("oha", "1.16.0", "cargo", "install Rust (cargo) so that oha can be built")
 K6 = Tool("k6", "1.8.1", "go", "install Go so that k6 can be built")
 TOOLS = (OHA, K6)
-
-
-def _installed_version(tool: Tool) -> str | None:
-    stamp = paths.BIN / f".{tool.name}.version"
-    if tool.path.exists() and stamp.exists():
-        return stamp.read_text().strip()
-    return None
+CACHE = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "bench-tools"
 
 
 def ensure(tool: Tool, on_progress=None) -> Path:
-    """Builds the pinned version once; later calls cost nothing."""
-    if _installed_version(tool) == tool.version:
-        return tool.path
-    if shutil.which(tool.needs) is None:
-        raise BenchError(f"{tool.name} is missing and cannot be built: {tool.install_hint}")
+    """Builds the pinned version once per machine; later calls only check the link."""
     paths.ensure_dirs()
-    if on_progress:
-        on_progress(f"building {tool.name} {tool.version} (minutes, once)")
-    env = dict(os.environ, GOBIN=str(paths.BIN))
-    log = paths.LOGS / f"install-{tool.name}.log"
-    code = procs.run(tool.install_command(), cwd=paths.HOME, env=env, log=log)
-    if code != 0 or not tool.path.exists():
-        raise BenchError(f"building {tool.name} failed; see {log}\n{procs.tail(log, 10)}")
-    (paths.BIN / f".{tool.name}.version").write_text(tool.version)
+    if not tool.cached.exists():
+        if shutil.which(tool.needs) is None:
+            raise BenchError(f"{tool.name} is missing and cannot be built: {tool.install_hint}")
+        if on_progress:
+            on_progress(f"building {tool.name} {tool.version} (minutes, once per machine)")
+        tool.cached.parent.mkdir(parents=True, exist_ok=True)
+        env = dict(os.environ, GOBIN=str(tool.cached.parent))
+        log = paths.LOGS / f"install-{tool.name}.log"
+        code = procs.run(tool.install_command(), cwd=paths.HOME, env=env, log=log)
+        if code != 0 or not tool.cached.exists():
+            raise BenchError(f"building {tool.name} failed; see {log}\n{procs.tail(log, 10)}")
+    if not tool.path.is_symlink() or tool.path.resolve() != tool.cached.resolve():
+        tool.path.unlink(missing_ok=True)
+        tool.path.symlink_to(tool.cached)
     return tool.path

@@ -21,6 +21,7 @@ def test_junit_counts_of_a_missing_or_broken_report(tmp_path):
 
 def test_free_port_is_bindable():
     import socket
-    port = testing.free_port()
+    from bench import stacks
+    port = stacks.free_port()
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", port))

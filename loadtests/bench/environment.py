@@ -1,0 +1,76 @@
+"""What a result was measured on: machine, kernel, tool and runtime versions, git commit."""
+
+from __future__ import annotations
+
+import os
+import platform
+import subprocess
+from pathlib import Path
+
+from bench import paths
+
+
+def _first_line(argv: list[str]) -> str | None:
+    try:
+        out = subprocess.run(argv, capture_output=True, text=True, timeout=20)
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    text = (out.stdout or out.stderr).strip()
+    return text.splitlines()[0] if text else None
+
+
+def cpu_model() -> str:
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or "unknown"
+
+
+def memory_bytes() -> int:
+    try:
+        for line in Path("/proc/meminfo").read_text().splitlines():
+            if line.startswith("MemTotal:"):
+                return int(line.split()[1]) * 1024
+    except OSError:
+        pass
+    return 0
+
+
+def os_name() -> str:
+    try:
+        for line in Path("/etc/os-release").read_text().splitlines():
+            if line.startswith("PRETTY_NAME="):
+                return line.split("=", 1)[1].strip('"')
+    except OSError:
+        pass
+    return platform.system()
+
+
+def git_commit() -> str | None:
+    commit = _first_line(["git", "-C", str(paths.ROOT), "rev-parse", "HEAD"])
+    if commit is None or len(commit) != 40:
+        return None
+    dirty = subprocess.run(["git", "-C", str(paths.ROOT), "status", "--porcelain", "--untracked-files=no"],
+                           capture_output=True, text=True).stdout.strip()
+    return commit + ("-dirty" if dirty else "")
+
+
+def machine() -> dict:
+    return {
+        "cpu_model": cpu_model(),
+        "cores": os.cpu_count(),
+        "memory_bytes": memory_bytes(),
+        "kernel": platform.release(),
+        "os": os_name(),
+    }
+
+
+def tool_versions(pg_bindir: Path, tools: dict[str, Path]) -> dict:
+    versions = {"postgres": _first_line([str(pg_bindir / "postgres"), "--version"]),
+                "python": platform.python_version()}
+    for name, path in tools.items():
+        versions[name] = _first_line([str(path), "version" if name == "k6" else "--version"])
+    return versions

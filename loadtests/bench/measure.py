@@ -1,0 +1,439 @@
+"""`./bench run`: every stack × scenario under the same caps and load, one raw JSON per run."""
+
+from __future__ import annotations
+
+import json
+import os
+import statistics
+import time
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+
+import httpx
+from rich.console import Console
+from rich.live import Live
+from rich.table import Table
+
+from bench import cgroups, environment, loadgen, paths, procs, stacks, tools
+from bench.docker_checks import caps as compose_caps
+from bench.errors import BenchError
+from bench.manifest import Stack
+from bench.postgres import Cluster
+from bench.scenarios import OHA_REQUESTS, OHA_WARMUPS, TIMING, Scenario, estimate_seconds, prepare_probe
+
+console = Console(highlight=False)
+SCHEMA_VERSION = 1
+PROBE_REQUESTS = 20
+# A load generator using this share of its CPU set or more is the bottleneck, not the stack.
+CLIENT_BOUND_SHARE = 0.9
+
+
+@dataclass
+class CpuSplit:
+    app: str
+    postgres: str
+    loadgen: str
+
+    @staticmethod
+    def default(cores: int) -> "CpuSplit":
+        if cores >= 4:
+            return CpuSplit(app="0", postgres="1", loadgen=f"2-{cores - 1}")
+        if cores >= 2:
+            return CpuSplit(app="0", postgres="1", loadgen="1")
+        return CpuSplit(app="0", postgres="0", loadgen="0")
+
+
+def cpu_count(cpus: str) -> int:
+    total = 0
+    for part in cpus.split(","):
+        low, _, high = part.partition("-")
+        total += (int(high) - int(low) + 1) if high else 1
+    return total
+
+
+@dataclass
+class Plan:
+    stacks: list[Stack]
+    scenarios: list[Scenario]
+    profile: str
+    repeat: int
+    split: CpuSplit
+    output: Path
+    warnings: list[str] = field(default_factory=list)
+
+    def estimate_seconds(self) -> float:
+        per_stack = sum(estimate_seconds(s, self.profile) for s in self.scenarios)
+        return self.repeat * len(self.stacks) * per_stack
+
+
+class Roles:
+    """The cgroups of the app, PostgreSQL and the load generator, or plain taskset without them."""
+
+    def __init__(self, split: CpuSplit, caps: dict, warnings: list[str]) -> None:
+        self.split = split
+        self.caps = caps
+        self.cg = cgroups.Cgroups()
+        self.app = self.postgres = self.loadgen = None
+        if not self.cg.available:
+            warnings.append("no writable cgroups: CPU sets applied with taskset, memory caps NOT applied, "
+                            "CPU time and memory NOT measured")
+            return
+        self.app = self.cg.group("app", split.app, caps["app"]["mem_bytes"])
+        self.postgres = self.cg.group("postgres", split.postgres, caps["postgres"]["mem_bytes"])
+        self.loadgen = self.cg.group("loadgen", split.loadgen, None)
+
+    def prefix(self, role: str) -> str:
+        group = getattr(self, role)
+        if group is not None:
+            return group.shell_prefix()
+        return f"exec taskset -c {getattr(self.split, role)} "
+
+    def place_postgres(self, cluster: Cluster) -> None:
+        if self.postgres is None:
+            return
+        pid_file = cluster.data / "postmaster.pid"
+        postmaster = int(pid_file.read_text().splitlines()[0])
+        for pid in [postmaster, *_children(postmaster)]:
+            try:
+                self.postgres.add(pid)
+            except OSError:
+                pass  # a backend that ended meanwhile
+
+    def close(self) -> None:
+        self.cg.close()
+
+
+def _children(parent: int) -> list[int]:
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == parent:
+            found.append(int(stat.parent.name))
+    return found
+
+
+def _wrapped(prefix: str, command: str) -> str:
+    # With cgroups the prefix is `echo $$ > …/cgroup.procs && `; without, `exec taskset -c N `.
+    if prefix.startswith("exec taskset"):
+        return f"{prefix}bash -c {json.dumps(command)}"
+    return prefix + command
+
+
+class Statements:
+    """SQL statements executed in the working database, from pg_stat_statements."""
+
+    def __init__(self, cluster: Cluster) -> None:
+        self.conn = cluster.connect()
+
+    def total(self) -> int:
+        row = self.conn.execute(
+            "SELECT coalesce(sum(calls), 0) FROM pg_stat_statements s JOIN pg_database d ON d.oid = s.dbid "
+            "WHERE d.datname = 'bench'").fetchone()
+        return int(row[0])
+
+    def close(self) -> None:
+        self.conn.close()
+
+
+def row_counts(cluster: Cluster) -> dict[str, int]:
+    with cluster.connect("bench") as conn:
+        items, categories = conn.execute(
+            "SELECT (SELECT count(*) FROM item), (SELECT count(*) FROM category)").fetchone()
+    return {"items": items, "categories": categories}
+
+
+class Display:
+    """The live line: stack, scenario, stage, elapsed/remaining and the current request rate."""
+
+    def __init__(self, plan: Plan) -> None:
+        self.total = plan.estimate_seconds()
+        self.started = time.monotonic()
+        self.done_estimate = 0.0
+        self.state = {"what": "starting", "rps": None}
+        self.live = Live(self._render(), console=console, refresh_per_second=2, transient=True)
+
+    def _render(self) -> Table:
+        elapsed = time.monotonic() - self.started
+        remaining = max(self.total - elapsed, 0)
+        table = Table.grid(padding=(0, 2))
+        rps = self.state["rps"]
+        table.add_row(f"[bold]{self.state['what']}[/]", f"{rps:,.0f} req/s" if rps else "",
+                      f"elapsed {_mmss(elapsed)}", f"about {_mmss(remaining)} left")
+        return table
+
+    def update(self, what: str | None = None, rps: float | None = None) -> None:
+        if what is not None:
+            self.state["what"] = what
+            self.state["rps"] = None
+        if rps is not None:
+            self.state["rps"] = rps
+        self.live.update(self._render())
+
+
+def _mmss(seconds: float) -> str:
+    return f"{int(seconds // 60)}:{int(seconds % 60):02d}"
+
+
+def run_load(command: str, log: Path, display: Display, timeout_s: float) -> int:
+    """Runs a load generator, feeding the live display from k6's progress lines."""
+    proc = procs.spawn(command, cwd=paths.ROOT, env=dict(os.environ), log=log)
+    deadline = time.monotonic() + timeout_s
+    last = (time.monotonic(), 0)
+    try:
+        while proc.poll() is None:
+            if time.monotonic() > deadline:
+                procs.stop(proc)
+                raise BenchError(f"the load generator did not finish within {timeout_s:.0f} s; log {log}")
+            time.sleep(0.5)
+            completed = loadgen.k6_completed(log.read_text(errors="replace")) if log.exists() else None
+            now = time.monotonic()
+            if completed is not None and completed >= last[1] and now > last[0]:
+                display.update(rps=(completed - last[1]) / (now - last[0]))
+                last = (now, completed)
+    finally:
+        procs.stop(proc)
+    return proc.returncode
+
+
+def measure_stage(run_stage, roles: Roles, statements: Statements) -> dict:
+    """Runs one stage (a callable returning its load-generator figures) and adds the app's
+    CPU, memory and SQL deltas measured around it."""
+    if roles.app is not None:
+        roles.app.reset_peak()
+        cpu_before, gen_before = roles.app.cpu_seconds(), roles.loadgen.cpu_seconds()
+        oom_before = roles.app.oom_kills()
+    sql_before = statements.total()
+    started = time.monotonic()
+    stage = run_stage()
+    wall = time.monotonic() - started
+    sql = statements.total() - sql_before
+    requests = stage["requests"] or 0
+    stage["sql_statements"] = sql
+    stage["sql_per_request"] = sql / requests if requests else None
+    stage["mean_response_bytes"] = (stage["bytes_received"] / requests
+                                    if requests and stage.get("bytes_received") else None)
+    if roles.app is not None:
+        app_cpu = roles.app.cpu_seconds() - cpu_before
+        gen_share = (roles.loadgen.cpu_seconds() - gen_before) / wall / cpu_count(roles.split.loadgen)
+        stage["app_cpu_s"] = app_cpu
+        stage["cpu_ms_per_request"] = app_cpu * 1000 / requests if requests else None
+        stage["app_peak_memory_bytes"] = roles.app.memory_peak_bytes()
+        stage["loadgen_cpu_share"] = gen_share
+        stage["client_bound"] = gen_share >= CLIENT_BOUND_SHARE
+        stage["oom_kills"] = roles.app.oom_kills() - oom_before
+    else:
+        stage.update(app_cpu_s=None, cpu_ms_per_request=None, app_peak_memory_bytes=None,
+                     loadgen_cpu_share=None, client_bound=None, oom_kills=None)
+    stage["oom"] = bool(stage["oom_kills"])
+    stage["error_rate"] = stage["error_count"] / requests if requests else None
+    return stage
+
+
+def run_one(plan: Plan, stack: Stack, scenario: Scenario, run_number: int, cluster: Cluster,
+            roles: Roles, display: Display, tool_paths: dict[str, Path], base: dict) -> dict:
+    """One stack × scenario × run: fresh database, start, warm up, stages, checks, stop."""
+    label = f"{stack.name} · {scenario.name} · run {run_number}/{plan.repeat}"
+    display.update(f"{label}: resetting the database")
+    cluster.reset()
+    rows_before = row_counts(cluster)
+    logs = paths.LOGS / "run"
+    display.update(f"{label}: starting")
+    running = None
+    statements = Statements(cluster)
+    result = dict(base)
+    try:
+        running = stacks.start(stack, port=stacks.free_port(), database_url=cluster.url(),
+                               command=_wrapped(roles.prefix("app"), stack.run_command),
+                               log_name=f"run/{stack.name}-{scenario.name}-server.log")
+        time.sleep(1.0)
+        idle_memory = roles.app.memory_bytes() if roles.app is not None else None
+        timing = TIMING[plan.profile]
+
+        if scenario.tool == "k6":
+            def k6_stage(stage: str) -> dict:
+                summary = logs / f"{stack.name}-{scenario.name}-{stage}.json"
+                summary.unlink(missing_ok=True)
+                command = _wrapped(roles.prefix("loadgen"), loadgen.k6_command(
+                    tool_paths["k6"], scenario.name, base_url=running.base_url, profile=plan.profile,
+                    stage=stage, summary=summary))
+                limit = timing["warmup"] + timing["ramp"] + timing["stage"] + 120
+                code = run_load(command, logs / f"{stack.name}-{scenario.name}-{stage}.log", display, limit)
+                if code not in (0, 99) or not summary.exists():  # 99: a threshold failed, none can here
+                    raise BenchError(f"k6 failed (exit {code}) on {label} stage {stage}; log "
+                                     f"{logs / f'{stack.name}-{scenario.name}-{stage}.log'}")
+                return loadgen.parse_k6_summary(summary)
+
+            display.update(f"{label}: warm-up ({timing['warmup']} s, not counted)")
+            writes = [k6_stage("warmup")["writes"]]
+            stages = []
+            for vus in scenario.stages:
+                display.update(f"{label}: {vus} VUs")
+                holder = {}
+
+                def one(vus=vus):
+                    data = k6_stage(str(vus))
+                    holder["writes"] = data["writes"]
+                    (figures,) = data["stages"]
+                    figures["duration_s"] = data["stage_seconds"]
+                    return figures
+
+                stages.append(measure_stage(one, roles, statements))
+                writes.append(holder["writes"])
+        else:
+            url = running.base_url + "/avatar"
+
+            def oha_run(requests: int, name: str) -> dict:
+                output = logs / f"{stack.name}-{scenario.name}-{name}.json"
+                command = _wrapped(roles.prefix("loadgen"), loadgen.oha_command(
+                    tool_paths["oha"], url, requests=requests, connections=scenario.stages[0], output=output))
+                code = run_load(command, logs / f"{stack.name}-{scenario.name}-{name}.log", display, 900)
+                if code != 0:
+                    raise BenchError(f"oha failed (exit {code}) on {label}; log "
+                                     f"{logs / f'{stack.name}-{scenario.name}-{name}.log'}")
+                figures = loadgen.parse_oha(output, expected_status=302)
+                figures["vus"] = scenario.stages[0]
+                return figures
+
+            for i, n in enumerate(OHA_WARMUPS[plan.profile]):
+                display.update(f"{label}: warm-up {i + 1} ({n:,} requests, not counted)")
+                oha_run(n, f"warmup{i + 1}")
+            display.update(f"{label}: {OHA_REQUESTS[plan.profile]:,} requests at {scenario.stages[0]} connections")
+            stages = [measure_stage(lambda: oha_run(OHA_REQUESTS[plan.profile], "stage"), roles, statements)]
+            writes = []
+
+        lost = None
+        if scenario.writes:
+            rows_after = row_counts(cluster)
+            created = sum(w["items_created"] for w in writes)
+            deleted = sum(w["items_deleted"] for w in writes)
+            categories = sum(w["categories_created"] for w in writes)
+            lost = {
+                "items_created": created, "items_deleted": deleted, "categories_created": categories,
+                "item_rows_delta": rows_after["items"] - rows_before["items"],
+                "category_rows_delta": rows_after["categories"] - rows_before["categories"],
+            }
+            lost["lost_writes"] = abs((created - deleted) - lost["item_rows_delta"]) + abs(
+                categories - lost["category_rows_delta"])
+
+        display.update(f"{label}: counting SQL statements per endpoint")
+        sql_by_endpoint = {}
+        with httpx.Client(base_url=running.base_url, timeout=30) as client:
+            for endpoint in scenario.endpoints:
+                requests = [prepare_probe(endpoint, client) for _ in range(PROBE_REQUESTS)]
+                before = statements.total()
+                for send in requests:
+                    send()
+                sql_by_endpoint[endpoint] = (statements.total() - before) / PROBE_REQUESTS
+
+        result.update({
+            "scenario": scenario.name,
+            "run": run_number,
+            "started_at": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+            "startup_s": running.startup_s,
+            "idle_memory_bytes": idle_memory,
+            "stages": stages,
+            "lost_writes": lost,
+            "sql_per_request_by_endpoint": sql_by_endpoint,
+        })
+    finally:
+        statements.close()
+        if running is not None:
+            exit_code = running.stop()
+            result["app_exit_code"] = exit_code
+    return result
+
+
+def stack_info(stack: Stack) -> dict:
+    return {"name": stack.name, "display": stack.display, "language": stack.language,
+            "language_version": stack.language_version, "framework": stack.framework,
+            "framework_version": stack.framework_version, "server": stack.server,
+            "data_access": stack.data_access}
+
+
+def write_raw(output: Path, result: dict) -> Path:
+    """Writes atomically: a Ctrl-C never leaves half a result file behind."""
+    directory = output / "raw" / result["profile"]
+    directory.mkdir(parents=True, exist_ok=True)
+    target = directory / f"{result['stack']['name']}--{result['scenario']}--run{result['run']}.json"
+    partial = target.with_suffix(".json.partial")
+    partial.write_text(json.dumps(result, indent=2) + "\n")
+    partial.replace(target)
+    return target
+
+
+def execute(plan: Plan, cluster: Cluster) -> list[dict]:
+    needed = {s.tool for s in plan.scenarios}
+    tool_paths = {}
+    for tool in tools.TOOLS:
+        if tool.name in needed:
+            with console.status(f"{tool.name} {tool.version}") as status:
+                tool_paths[tool.name] = tools.ensure(tool, on_progress=status.update)
+    for stack in plan.stacks:
+        with console.status(f"building {stack.name}"):
+            stacks.build(stack)
+
+    caps = compose_caps(paths.ROOT)
+    roles = Roles(plan.split, caps, plan.warnings)
+    for warning in plan.warnings:
+        console.print(f"[yellow]warning:[/] {warning}")
+    base = {
+        "schema_version": SCHEMA_VERSION,
+        "profile": plan.profile,
+        "machine": environment.machine(),
+        "versions": environment.tool_versions(cluster.bindir, tool_paths),
+        "git_commit": environment.git_commit(),
+        "caps": caps,
+        "cpu_split": {"app": plan.split.app, "postgres": plan.split.postgres, "loadgen": plan.split.loadgen},
+        "cgroups": roles.cg.version,
+        "warnings": list(plan.warnings),
+    }
+    results = []
+    display = Display(plan)
+    try:
+        roles.place_postgres(cluster)
+        with display.live:
+            for run_number in range(1, plan.repeat + 1):
+                for stack in plan.stacks:
+                    for scenario in plan.scenarios:
+                        record = dict(base, stack=stack_info(stack))
+                        try:
+                            record = run_one(plan, stack, scenario, run_number, cluster, roles, display,
+                                             tool_paths, record)
+                        except BenchError as error:
+                            # One stack failing to start or crashing does not end the run.
+                            record.update(scenario=scenario.name, run=run_number, failed=str(error).splitlines()[0],
+                                          stages=[], lost_writes=None, sql_per_request_by_endpoint={})
+                            console.print(f"[red]{stack.name} · {scenario.name}: {error}[/]")
+                        path = write_raw(plan.output, record)
+                        results.append(record)
+                        console.print(summary_line(record) + f"  [dim]{path.relative_to(paths.ROOT)}[/]"
+                                      if path.is_relative_to(paths.ROOT) else summary_line(record))
+    finally:
+        roles.close()
+    return results
+
+
+def summary_line(record: dict) -> str:
+    name = f"{record['stack']['name']} · {record['scenario']} · run {record['run']}"
+    if record.get("failed"):
+        return f"[red]{name}: FAILED[/]"
+    parts = []
+    for stage in record["stages"]:
+        p99 = (stage.get("latency_ms") or {}).get("p99")
+        parts.append(f"{stage['vus']}: {stage['rps']:,.0f} req/s p99 {p99:.1f} ms" if p99 is not None
+                     else f"{stage['vus']}: {stage['rps']:,.0f} req/s")
+        if stage["error_count"]:
+            parts[-1] += f" [red]{stage['error_count']} errors[/]"
+    lost = record.get("lost_writes")
+    if lost is not None:
+        parts.append("[green]no lost writes[/]" if lost["lost_writes"] == 0 else f"[red]{lost['lost_writes']} lost writes[/]")
+    return f"{name}: " + " · ".join(parts)
+
+
+def median(values: list[float]) -> float | None:
+    values = [v for v in values if v is not None]
+    return statistics.median(values) if values else None

@@ -1,0 +1,203 @@
+// Shared by every k6 scenario: profiles and stages, request helpers that check and tag every
+// response, and a handleSummary that writes per-stage, per-endpoint figures as JSON.
+//
+// Environment: BASE_URL (default http://127.0.0.1:8080), PROFILE (smoke | quick | full, default
+// quick), STAGE (run one stage only: its VU count, or "warmup"), SUMMARY (the JSON file to write,
+// default k6-<scenario>.json).
+import http from 'k6/http';
+import { Counter } from 'k6/metrics';
+
+export const BASE_URL = (__ENV.BASE_URL || 'http://127.0.0.1:8080').replace(/\/$/, '');
+export const PROFILE = __ENV.PROFILE || 'quick';
+
+// Seconds. The full profile is the original study's: 60 s ramps, 10-minute stages.
+const PROFILES = {
+  smoke: { warmup: 3, ramp: 1, stage: 4 },
+  quick: { warmup: 10, ramp: 2, stage: 12 },
+  full: { warmup: 60, ramp: 60, stage: 600 },
+};
+
+// Statuses counted one by one when a request did not get the one it expects; 0 is a transport error.
+const KNOWN_ERRORS = ['0', '400', '404', '405', '409', '413', '415', '422', '429', '500', '502', '503', '504'];
+const unexpected = new Counter('unexpected_status');
+export const writes = {
+  itemsCreated: new Counter('items_created'),
+  itemsDeleted: new Counter('items_deleted'),
+  categoriesCreated: new Counter('categories_created'),
+};
+
+export const SEEDED_ITEMS = 100000;
+export const SEEDED_CATEGORIES = 2000;
+
+export function uniform(min, max) {
+  return min + Math.floor(Math.random() * (max - min + 1));
+}
+
+// Picks one entry of [[weight, value], …] with probability weight / sum of weights.
+export function pick(weighted) {
+  const total = weighted.reduce((sum, [w]) => sum + w, 0);
+  let r = Math.random() * total;
+  for (const [w, value] of weighted) {
+    if ((r -= w) < 0) return value;
+  }
+  return weighted[weighted.length - 1][1];
+}
+
+function record(res, endpoint, expected) {
+  if (res.status !== expected) {
+    const status = KNOWN_ERRORS.includes(String(res.status)) ? String(res.status) : 'other';
+    unexpected.add(1, { endpoint, status });
+  }
+  return res;
+}
+
+const JSON_HEADERS = { 'Content-Type': 'application/json' };
+
+export function get(path, endpoint, expected = 200) {
+  return record(http.get(BASE_URL + path, { tags: { endpoint } }), endpoint, expected);
+}
+
+// Creates keep their response body (the new id); every other body is discarded unread.
+export function post(path, body, endpoint, expected = 201) {
+  return record(http.post(BASE_URL + path, body, { headers: JSON_HEADERS, tags: { endpoint }, responseType: 'text' }),
+    endpoint, expected);
+}
+
+export function put(path, body, endpoint, expected = 200) {
+  return record(http.put(BASE_URL + path, body, { headers: JSON_HEADERS, tags: { endpoint } }), endpoint, expected);
+}
+
+export function del(path, endpoint, expected = 204) {
+  return record(http.del(BASE_URL + path, null, { tags: { endpoint } }), endpoint, expected);
+}
+
+// A description of exactly `bytes` ASCII characters.
+export function text(bytes) {
+  const unit = 'The quick brown fox jumps over the lazy dog. ';
+  return unit.repeat(Math.ceil(bytes / unit.length)).slice(0, bytes);
+}
+
+// Unique across k6 runs (the start time) and VUs, so creates never collide on sku or code.
+const RUN_ID = Date.now().toString(36);
+export function uniqueKey(prefix) {
+  return `${prefix}${RUN_ID}-${__VU}-${__ITER}`;
+}
+
+/**
+ * k6 options for a scenario: stages of VUs (e.g. [50, 100, 200]), each a ramp (not counted)
+ * then a steady phase tagged with its stage; a warm-up at the first stage's VUs comes first.
+ * Thresholds that always pass make k6 keep a sub-metric per stage and endpoint for the summary.
+ */
+export function options(stages, endpoints) {
+  const timing = PROFILES[PROFILE];
+  if (!timing) throw new Error(`PROFILE must be one of ${Object.keys(PROFILES).join(', ')}, not ${PROFILE}`);
+  const only = __ENV.STAGE;
+  if (only && only !== 'warmup' && !stages.includes(Number(only))) {
+    throw new Error(`STAGE must be warmup or one of ${stages.join(', ')}, not ${only}`);
+  }
+  const scenarios = {};
+  let start = 0;
+  const add = (name, spec, seconds) => {
+    scenarios[name] = { ...spec, startTime: `${start}s`, gracefulStop: '5s' };
+    start += seconds;
+  };
+  if (!only || only === 'warmup') {
+    add('warmup', { executor: 'constant-vus', vus: stages[0], duration: `${timing.warmup}s`, tags: { phase: 'warmup' } },
+      timing.warmup);
+  }
+  let previous = only && only !== 'warmup' ? 1 : stages[0];
+  for (const vus of stages) {
+    if (only && String(vus) !== only) continue;
+    if (timing.ramp > 0 && vus !== previous) {
+      add(`ramp_${vus}`, {
+        executor: 'ramping-vus', startVUs: previous, stages: [{ duration: `${timing.ramp}s`, target: vus }],
+        gracefulRampDown: '5s', tags: { phase: 'ramp' },
+      }, timing.ramp);
+    }
+    add(`stage_${vus}`, { executor: 'constant-vus', vus, duration: `${timing.stage}s`,
+      tags: { phase: 'steady', stage: String(vus) } }, timing.stage);
+    previous = vus;
+  }
+  const thresholds = {};
+  const keep = (metric, condition) => { thresholds[metric] = [condition]; };
+  for (const vus of stages) {
+    const stage = `stage:${vus}`;
+    keep(`http_reqs{${stage}}`, 'count>=0');
+    keep(`http_req_duration{${stage}}`, 'max>=0');
+    keep(`data_received{${stage}}`, 'count>=0');
+    keep(`iteration_duration{${stage}}`, 'max>=0');
+    for (const endpoint of endpoints) {
+      keep(`http_req_duration{${stage},endpoint:${endpoint}}`, 'max>=0');
+      keep(`http_reqs{${stage},endpoint:${endpoint}}`, 'count>=0');
+    }
+    for (const status of [...KNOWN_ERRORS, 'other']) {
+      keep(`unexpected_status{${stage},status:${status}}`, 'count>=0');
+    }
+  }
+  return {
+    scenarios,
+    thresholds,
+    maxRedirects: 0,
+    discardResponseBodies: true,
+    summaryTrendStats: ['avg', 'min', 'med', 'p(95)', 'p(99)', 'max'],
+  };
+}
+
+function trend(metric) {
+  if (!metric) return null;
+  const v = metric.values;
+  return { avg: v.avg, p50: v.med, p95: v['p(95)'], p99: v['p(99)'], max: v.max, min: v.min };
+}
+
+function count(data, name) {
+  const metric = data.metrics[name];
+  return metric ? metric.values.count : 0;
+}
+
+export function summary(scenario, stages, endpoints, data) {
+  const timing = PROFILES[PROFILE];
+  const only = __ENV.STAGE;
+  const ran = stages.filter((vus) => !only || String(vus) === only);
+  const result = {
+    scenario,
+    profile: PROFILE,
+    base_url: BASE_URL,
+    stage_seconds: timing.stage,
+    stages: (only === 'warmup' ? [] : ran).map((vus) => {
+      const stage = `stage:${vus}`;
+      const requests = count(data, `http_reqs{${stage}}`);
+      const errors = {};
+      for (const status of [...KNOWN_ERRORS, 'other']) {
+        const n = count(data, `unexpected_status{${stage},status:${status}}`);
+        if (n > 0) errors[status] = n;
+      }
+      const perEndpoint = {};
+      for (const endpoint of endpoints) {
+        perEndpoint[endpoint] = {
+          requests: count(data, `http_reqs{${stage},endpoint:${endpoint}}`),
+          latency_ms: trend(data.metrics[`http_req_duration{${stage},endpoint:${endpoint}}`]),
+        };
+      }
+      return {
+        vus,
+        requests,
+        rps: requests / timing.stage,
+        latency_ms: trend(data.metrics[`http_req_duration{${stage}}`]),
+        errors,
+        error_count: Object.values(errors).reduce((a, b) => a + b, 0),
+        bytes_received: count(data, `data_received{${stage}}`),
+        endpoints: perEndpoint,
+      };
+    }),
+    writes: {
+      items_created: count(data, 'items_created'),
+      items_deleted: count(data, 'items_deleted'),
+      categories_created: count(data, 'categories_created'),
+    },
+    total_requests: count(data, 'http_reqs'),
+  };
+  const file = __ENV.SUMMARY || `k6-${scenario}.json`;
+  const lines = result.stages.map((s) => `${scenario} @ ${s.vus} VUs: ${s.rps.toFixed(0)} req/s, `
+    + `p99 ${s.latency_ms ? s.latency_ms.p99.toFixed(1) : '-'} ms, ${s.error_count} unexpected statuses`);
+  return { [file]: JSON.stringify(result, null, 2), stdout: `${lines.join('\n')}\nsummary written to ${file}\n` };
+}
