@@ -220,14 +220,18 @@ def serve(impl: str, port: int) -> None:
 
 @cli.command()
 @click.argument("impls", nargs=-1, metavar="[IMPL]...")
-def test(impls: tuple[str, ...]) -> None:
+@click.option("--no-smoke", "smoke", flag_value=False, default=True,
+              help="Skip the smoke benchmark of go-gin (every scenario, a few seconds each).")
+def test(impls: tuple[str, ...], smoke: bool) -> None:
     """Build and test stacks (all by default), then the runner itself.
 
     For each stack: build it, run its own tests against a freshly reset database, then start
     it and run the conformance suite of spec/ against it on another fresh database, including
     the resilience cases that stop and restart PostgreSQL, and check that SIGTERM ends it
-    cleanly. Then the runner's own tests. Prints a pass/fail table; exits 1 on any failure.
-    Logs are in .bench/logs/.
+    cleanly. Then `./bench run go-gin --profile smoke` with its raw JSON checked against the
+    schema, the checks of compose.yaml and the Dockerfiles (when testing all stacks), and the
+    runner's own tests. Prints a pass/fail table; exits 1 on any failure. Logs are in
+    .bench/logs/.
     """
     from bench import manifest, postgres, testing
 
@@ -236,6 +240,13 @@ def test(impls: tuple[str, ...]) -> None:
         with console.status("preparing the database"):
             cluster = postgres.ready_cluster()
         results = [testing.run_stack(stack, cluster) for stack in selected]
+        names = [s.name for s in selected]
+        if smoke and testing.SMOKE_STACK in names and all(r.ok for r in results
+                                                          if r.stack == testing.SMOKE_STACK):
+            smoke_stack = selected[names.index(testing.SMOKE_STACK)]
+            results.append(testing.run_smoke(smoke_stack, cluster))
+        if not impls:
+            results.append(testing.run_docker_checks())
         results.append(testing.run_runner_tests())
         testing.print_table(results)
         passed = sum(r.passed for r in results)

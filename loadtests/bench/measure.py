@@ -15,8 +15,7 @@ from rich.console import Console
 from rich.live import Live
 from rich.table import Table
 
-from bench import cgroups, environment, loadgen, paths, procs, stacks, tools
-from bench.docker_checks import caps as compose_caps
+from bench import ceilings, cgroups, environment, loadgen, paths, procs, stacks, tools
 from bench.errors import BenchError
 from bench.manifest import Stack
 from bench.postgres import Cluster
@@ -60,11 +59,12 @@ class Plan:
     repeat: int
     split: CpuSplit
     output: Path
+    ceilings: bool = True
     warnings: list[str] = field(default_factory=list)
 
     def estimate_seconds(self) -> float:
         per_stack = sum(estimate_seconds(s, self.profile) for s in self.scenarios)
-        return self.repeat * len(self.stacks) * per_stack
+        return self.repeat * (len(self.stacks) + int(self.ceilings)) * per_stack
 
 
 class Roles:
@@ -347,6 +347,84 @@ def run_one(plan: Plan, stack: Stack, scenario: Scenario, run_number: int, clust
     return result
 
 
+CEILING_DB = {"name": "ceiling-db", "display": "database ceiling (pgbench)", "language": "SQL",
+              "language_version": "", "framework": "pgbench", "framework_version": "", "server": "PostgreSQL",
+              "data_access": "the scenario's SQL, prepared"}
+CEILING_HTTP = {"name": "ceiling-http", "display": "HTTP ceiling (nginx return 302)", "language": "C",
+                "language_version": "", "framework": "nginx", "framework_version": "", "server": "nginx",
+                "data_access": "none"}
+
+
+def run_ceiling(plan: Plan, scenario: Scenario, run_number: int, cluster: Cluster, roles: Roles,
+                display: Display, tool_paths: dict[str, Path], base: dict) -> dict:
+    """The ceiling of one scenario, measured like a stack: same stages, same CPU sets."""
+    label = f"ceiling · {scenario.name} · run {run_number}/{plan.repeat}"
+    logs = paths.LOGS / "run"
+    cluster.reset()
+    statements = Statements(cluster)
+    timing = TIMING[plan.profile]
+    result = dict(base, scenario=scenario.name, run=run_number, kind="ceiling",
+                  started_at=datetime.now(timezone.utc).isoformat(timespec="seconds"),
+                  lost_writes=None, sql_per_request_by_endpoint={}, app_exit_code=None)
+    nginx = None
+    try:
+        if scenario.tool == "k6":
+            result["stack"] = CEILING_DB
+            pgbench = cluster.bindir / "pgbench"
+
+            def pgbench_run(clients: int, seconds: int, name: str) -> dict:
+                log = logs / f"ceiling-{scenario.name}-{name}.log"
+                command = _wrapped(roles.prefix("loadgen"), ceilings.pgbench_command(
+                    pgbench, cluster.url(), scenario.name, clients, seconds))
+                code = run_load(command, log, display, seconds + 120)
+                if code != 0:
+                    raise BenchError(f"pgbench failed (exit {code}) on {label}; log {log}")
+                figures = ceilings.parse_pgbench(log.read_text())
+                figures.update(vus=clients, duration_s=seconds, bytes_received=None,
+                               errors={"other": figures["error_count"]} if figures["error_count"] else {})
+                if figures["requests"] is None:
+                    figures["requests"] = round(figures["rps"] * seconds)
+                return figures
+
+            display.update(f"{label}: warm-up")
+            pgbench_run(scenario.stages[0], timing["warmup"], "warmup")
+            stages = []
+            for vus in scenario.stages:
+                display.update(f"{label}: pgbench at {vus} clients")
+                stages.append(measure_stage(lambda vus=vus: pgbench_run(vus, timing["stage"], str(vus)),
+                                            roles, statements))
+        else:
+            result["stack"] = CEILING_HTTP
+            nginx, base_url = ceilings.start_nginx(roles.prefix("app"), stacks.free_port())
+            result["startup_s"] = 0.0
+            result["idle_memory_bytes"] = roles.app.memory_bytes() if roles.app is not None else None
+
+            def oha_run(requests: int, name: str) -> dict:
+                output = logs / f"ceiling-{scenario.name}-{name}.json"
+                command = _wrapped(roles.prefix("loadgen"), loadgen.oha_command(
+                    tool_paths["oha"], base_url + "/avatar", requests=requests,
+                    connections=scenario.stages[0], output=output))
+                if run_load(command, logs / f"ceiling-{scenario.name}-{name}.log", display, 900) != 0:
+                    raise BenchError(f"oha failed on {label}")
+                figures = loadgen.parse_oha(output, expected_status=302)
+                figures["vus"] = scenario.stages[0]
+                return figures
+
+            for i, n in enumerate(OHA_WARMUPS[plan.profile]):
+                display.update(f"{label}: warm-up {i + 1}")
+                oha_run(n, f"warmup{i + 1}")
+            display.update(f"{label}: nginx, {OHA_REQUESTS[plan.profile]:,} requests")
+            stages = [measure_stage(lambda: oha_run(OHA_REQUESTS[plan.profile], "stage"), roles, statements)]
+        result["stages"] = stages
+        result.setdefault("startup_s", 0.0)
+        result.setdefault("idle_memory_bytes", None)
+    finally:
+        statements.close()
+        if nginx is not None:
+            procs.stop(nginx)
+    return result
+
+
 def stack_info(stack: Stack) -> dict:
     return {"name": stack.name, "display": stack.display, "language": stack.language,
             "language_version": stack.language_version, "framework": stack.framework,
@@ -376,6 +454,8 @@ def execute(plan: Plan, cluster: Cluster) -> list[dict]:
         with console.status(f"building {stack.name}"):
             stacks.build(stack)
 
+    from bench.docker_checks import caps as compose_caps
+
     caps = compose_caps(paths.ROOT)
     roles = Roles(plan.split, caps, plan.warnings)
     for warning in plan.warnings:
@@ -397,6 +477,21 @@ def execute(plan: Plan, cluster: Cluster) -> list[dict]:
         roles.place_postgres(cluster)
         with display.live:
             for run_number in range(1, plan.repeat + 1):
+                if plan.ceilings:
+                    for scenario in plan.scenarios:
+                        record = dict(base)
+                        try:
+                            record = run_ceiling(plan, scenario, run_number, cluster, roles, display,
+                                                 tool_paths, record)
+                        except BenchError as error:
+                            record.update(stack=CEILING_DB if scenario.tool == "k6" else CEILING_HTTP,
+                                          scenario=scenario.name, run=run_number, kind="ceiling",
+                                          failed=str(error).splitlines()[0], stages=[], lost_writes=None,
+                                          sql_per_request_by_endpoint={})
+                            console.print(f"[red]ceiling · {scenario.name}: {error}[/]")
+                        write_raw(plan.output, record)
+                        results.append(record)
+                        console.print(summary_line(record))
                 for stack in plan.stacks:
                     for scenario in plan.scenarios:
                         record = dict(base, stack=stack_info(stack))

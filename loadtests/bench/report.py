@@ -110,9 +110,11 @@ def render(raw_dir: Path, out_md: Path, charts_dir: Path, analysis: Path | None 
     cells_by_scenario = {}
     for scenario in [s for s in SCENARIOS if s in by_scenario] + sorted(set(by_scenario) - set(SCENARIOS)):
         cells = [Cell(rs) for rs in by_scenario[scenario].values()]
+        ceiling = next((c for c in cells if c.stack["name"].startswith("ceiling-")), None)
+        cells = [c for c in cells if c is not ceiling]
         cells.sort(key=lambda c: -(c.rps() or (0,))[0])
         cells_by_scenario[scenario] = cells
-        lines += scenario_section(scenario, cells)
+        lines += scenario_section(scenario, cells, ceiling)
     lines += memory_section(cells_by_scenario)
     charts = draw_charts(cells_by_scenario, charts_dir)
     if charts:
@@ -152,15 +154,27 @@ def stacks_table(records: list[dict]) -> list[str]:
     return lines + [""]
 
 
-def scenario_section(scenario: str, cells: list[Cell]) -> list[str]:
+def scenario_section(scenario: str, cells: list[Cell], ceiling: Cell | None = None) -> list[str]:
     lines = [f"## {scenario}", ""]
-    header = ("| stack | VUs | req/s | p50 ms | p95 ms | p99 ms | max ms | errors | CPU ms/req | peak MiB "
-              "| SQL/req | bytes/resp | notes |")
-    lines += [header, "|" + " --- |" * 13]
+    if ceiling is not None:
+        lines += [f"The first row is the {ceiling.stack['display']}; efficiency is a stack's requests/s "
+                  "divided by it at the same stage.", ""]
+    header = ("| stack | VUs | req/s | efficiency | p50 ms | p95 ms | p99 ms | max ms | errors | CPU ms/req "
+              "| peak MiB | SQL/req | bytes/resp | notes |")
+    lines += [header, "|" + " --- |" * 14]
     marks = _noise_marks([(c.stack["name"], c.rps()) for c in cells])
-    for cell in cells:
+
+    def efficiency(cell: Cell, vus: int) -> str:
+        if ceiling is None or cell is ceiling or not ceiling.records:
+            return ""
+        mine, limit = cell.rps(vus), ceiling.rps(vus)
+        if not mine or not limit or not limit[0]:
+            return "–"
+        return f"{mine[0] / limit[0]:.0%}"
+
+    for cell in ([ceiling] if ceiling is not None else []) + cells:
         if not cell.records:
-            lines.append(f"| {cell.stack['name']} | | | | | | | | | | | | failed: {cell.failures[0]} |")
+            lines.append(f"| {cell.stack['name']} | | | | | | | | | | | | | failed: {cell.failures[0]} |")
             continue
         for vus in cell.stages():
             errors = [e for e in cell.stage_values(vus, "error_count") if e is not None]
@@ -172,7 +186,7 @@ def scenario_section(scenario: str, cells: list[Cell]) -> list[str]:
             if vus == cell.top() and cell.stack["name"] in marks:
                 notes.append(marks[cell.stack["name"]])
             lines.append("| " + " | ".join([
-                cell.stack["name"], str(vus), fmt_spread(cell.rps(vus)),
+                cell.stack["name"], str(vus), fmt_spread(cell.rps(vus)), efficiency(cell, vus),
                 fmt((spread(cell.latency(vus, "p50")) or (None,))[0], 1),
                 fmt((spread(cell.latency(vus, "p95")) or (None,))[0], 1),
                 fmt((spread(cell.latency(vus, "p99")) or (None,))[0], 1),

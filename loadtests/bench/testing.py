@@ -157,7 +157,7 @@ def _python_env() -> dict[str, str]:
 
 
 def print_table(results: list[StackResult]) -> None:
-    columns = ["build", "own tests", "conformance", "shutdown", "runner tests"]
+    columns = ["build", "own tests", "conformance", "shutdown", "benchmark", "checks", "runner tests"]
     used = [c for c in columns if any(c in r.steps for r in results)]
     table = Table(title="./bench test")
     table.add_column("stack")
@@ -171,3 +171,60 @@ def print_table(results: list[StackResult]) -> None:
             cells.append("" if step is None else (step.summary if step.ok else f"[red]{step.summary}[/]"))
         table.add_row(r.stack, *cells, "[green]PASS[/]" if r.ok else "[red]FAIL[/]")
     console.print(table)
+
+
+SMOKE_STACK = "go-gin"
+
+
+def run_smoke(stack: Stack, cluster: Cluster) -> StackResult:
+    """`./bench run STACK --profile smoke` end to end, its raw JSON validated against the schema."""
+    import json
+    import shutil
+
+    from bench import measure, schema, scenarios
+
+    result = StackResult(f"smoke run ({stack.name})")
+    output = paths.HOME / "results"
+    shutil.rmtree(output / "raw" / "smoke", ignore_errors=True)
+    split = measure.CpuSplit.default(__import__("os").cpu_count() or 1)
+    plan = measure.Plan([stack], list(scenarios.SCENARIOS.values()), "smoke", 1, split, output)
+    try:
+        records = measure.execute(plan, cluster)
+    except BenchError as error:
+        result.steps["benchmark"] = Step(False, str(error).splitlines()[0])
+        result.failed += 1
+        console.print(f"[red]{error}[/]")
+        return result
+    problems = []
+    for raw in sorted((output / "raw" / "smoke").glob("*.json")):
+        problems += [f"{raw.name}: {p}" for p in schema.validate_raw(json.loads(raw.read_text()))]
+    failed = [r for r in records if r.get("failed")]
+    errors = sum(s["error_count"] for r in records for s in r["stages"])
+    lost = sum((r.get("lost_writes") or {}).get("lost_writes", 0) for r in records)
+    ok = not failed and not problems and errors == 0 and lost == 0 and len(records) == 2 * len(scenarios.SCENARIOS)
+    summary = (f"{len(records)} runs, {len(failed)} failed, {errors} unexpected statuses, {lost} lost writes, "
+               f"{len(problems)} schema problems")
+    result.steps["benchmark"] = Step(ok, summary)
+    result.passed, result.failed = (1, 0) if ok else (0, 1)
+    console.print(f"smoke run: {summary}")
+    for problem in problems[:20]:
+        console.print(f"  [red]{problem}[/]", markup=True)
+    for record in failed:
+        console.print(f"  [red]{record['stack']['name']} · {record['scenario']}: {record['failed']}[/]")
+    return result
+
+
+def run_docker_checks() -> StackResult:
+    """compose.yaml against the Compose specification and our rules; every Dockerfile linted."""
+    from bench import docker_checks
+
+    result = StackResult("docker path")
+    with console.status("checking compose.yaml and the Dockerfiles"):
+        problems = docker_checks.check(paths.ROOT)
+    ok = not problems
+    result.steps["checks"] = Step(ok, "compose.yaml and Dockerfiles ok" if ok else f"{len(problems)} problems")
+    result.passed, result.failed = (1, 0) if ok else (0, len(problems))
+    console.print(f"docker path: {result.steps['checks'].summary}")
+    for problem in problems:
+        console.print(f"  {problem}", markup=False)
+    return result

@@ -1,0 +1,111 @@
+"""The ceilings measured in the same run: pgbench replaying each scenario's SQL (database) and
+nginx answering `return 302` on the app's CPU set (HTTP). A stack's efficiency is its
+throughput divided by the ceiling of the same scenario and stage."""
+
+from __future__ import annotations
+
+import re
+import shutil
+import time
+from pathlib import Path
+
+from bench import loadgen, paths, procs, system
+from bench.errors import BenchError
+
+PGBENCH_DIR = paths.ROOT / "loadtests" / "pgbench"
+
+# The scenarios' request mixes (loadtests/k6/*.js) as pgbench scripts and weights.
+PGBENCH_MIXES = {
+    "read-heavy": {"items_page": 50, "items_by_category": 20, "category_items": 20, "categories_page": 10},
+    "join-filter": {"items_by_category": 70, "item_by_id": 30},
+    "mixed": {"item_by_id": 35, "items_page": 15, "item_create": 15, "item_replace": 10, "item_delete": 10,
+              "category_by_id": 10, "category_create": 5},
+    "heavy-body": {"heavy_create": 50, "heavy_replace": 50},
+}
+
+_TPS = re.compile(r"^tps = ([0-9.]+)", re.MULTILINE)
+_LATENCY = re.compile(r"^latency average = ([0-9.]+) ms", re.MULTILINE)
+_FAILED = re.compile(r"^number of failed transactions: (\d+)", re.MULTILINE)
+_DONE = re.compile(r"^number of transactions actually processed: (\d+)", re.MULTILINE)
+
+
+def pgbench_command(pgbench: Path, url: str, scenario: str, clients: int, seconds: int) -> str:
+    scripts = " ".join(f"-f '{PGBENCH_DIR / (name + '.sql')}@{weight}'"
+                       for name, weight in PGBENCH_MIXES[scenario].items())
+    return f"exec '{pgbench}' -n -M prepared -c {clients} -j 1 -T {seconds} {scripts} '{url}'"
+
+
+def parse_pgbench(text: str) -> dict:
+    tps = _TPS.search(text)
+    if tps is None:
+        raise ValueError("pgbench printed no tps line")
+    latency = _LATENCY.search(text)
+    failed = _FAILED.search(text)
+    done = _DONE.search(text)
+    return {
+        "rps": float(tps.group(1)),
+        "requests": int(done.group(1)) if done else None,
+        "latency_ms": {"avg": float(latency.group(1))} if latency else None,
+        "error_count": int(failed.group(1)) if failed else 0,
+    }
+
+
+NGINX_CONF = """\
+# The HTTP ceiling: the cheapest possible answer to GET /avatar, on the app's CPU set.
+worker_processes 1;
+daemon off;
+pid {prefix}/nginx.pid;
+error_log {prefix}/error.log warn;
+events {{ worker_connections 1024; }}
+http {{
+    access_log off;
+    client_body_temp_path {prefix}/tmp;
+    proxy_temp_path {prefix}/tmp;
+    fastcgi_temp_path {prefix}/tmp;
+    uwsgi_temp_path {prefix}/tmp;
+    scgi_temp_path {prefix}/tmp;
+    server {{
+        listen 127.0.0.1:{port};
+        location = /avatar {{ return 302 https://avatar.example.com/Renard-1.png; }}
+        location = /health {{ return 200 '{{"status":"UP"}}'; }}
+    }}
+}}
+"""
+
+
+def ensure_nginx() -> Path:
+    found = shutil.which("nginx") or ("/usr/sbin/nginx" if Path("/usr/sbin/nginx").exists() else None)
+    if found is None:
+        system.apt_install(["nginx-light", "nginx"], why="nginx (the HTTP ceiling)", keep_services_down=True,
+                           any_of=True)
+        found = shutil.which("nginx") or "/usr/sbin/nginx"
+        if not Path(found).exists():
+            raise BenchError("nginx is still missing after installing it")
+    return Path(found)
+
+
+def start_nginx(prefix_command: str, port: int) -> tuple[object, str]:
+    """Starts nginx on 127.0.0.1:port; returns the process and its base URL."""
+    nginx = ensure_nginx()
+    home = paths.HOME / "nginx"
+    (home / "tmp").mkdir(parents=True, exist_ok=True)
+    conf = home / "nginx.conf"
+    conf.write_text(NGINX_CONF.format(prefix=home, port=port))
+    proc = procs.spawn(prefix_command + f"exec '{nginx}' -c '{conf}' -p '{home}'",
+                       cwd=paths.HOME, env={"PATH": "/usr/sbin:/usr/bin:/sbin:/bin"}, log=home / "nginx.out")
+    base_url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 10
+    import httpx
+    while True:
+        try:
+            if httpx.get(base_url + "/health", timeout=1).status_code == 200:
+                return proc, base_url
+        except httpx.HTTPError:
+            pass
+        if proc.poll() is not None or time.monotonic() > deadline:
+            procs.stop(proc)
+            raise BenchError(f"nginx did not start; see {home / 'error.log'}: {procs.tail(home / 'nginx.out', 3)}")
+        time.sleep(0.1)
+
+
+__all__ = ["PGBENCH_MIXES", "pgbench_command", "parse_pgbench", "start_nginx", "loadgen"]

@@ -1,0 +1,84 @@
+"""Reading what k6, oha and pgbench report, and what the runner hands them."""
+
+import json
+
+import pytest
+
+from bench import ceilings, loadgen, measure, scenarios
+
+
+def test_k6_summary_of_this_repository(tmp_path):
+    path = tmp_path / "s.json"
+    path.write_text(json.dumps({"scenario": "mixed", "profile": "smoke", "stage_seconds": 4,
+                                "stages": [{"vus": 50, "requests": 100, "rps": 25}],
+                                "writes": {"items_created": 3, "items_deleted": 1, "categories_created": 0}}))
+    assert loadgen.parse_k6_summary(path)["writes"]["items_created"] == 3
+
+
+def test_foreign_json_is_not_taken_for_a_k6_summary(tmp_path):
+    path = tmp_path / "s.json"
+    path.write_text(json.dumps({"metrics": {}}))
+    with pytest.raises(ValueError, match="not a k6 summary"):
+        loadgen.parse_k6_summary(path)
+
+
+def test_k6_progress_lines_give_completed_iterations():
+    log = ("running (0m01.0s), 050/050 VUs, 1200 complete and 0 interrupted iterations\n"
+           "stage_50   [  10% ] 50 VUs  01.0s/12s\n"
+           "running (0m02.0s), 050/050 VUs, 2450 complete and 0 interrupted iterations\n")
+    assert loadgen.k6_completed(log) == 2450
+    assert loadgen.k6_completed("starting") is None
+
+
+def test_k6_command_passes_stage_and_summary(tmp_path):
+    command = loadgen.k6_command(tmp_path / "k6", "read-heavy", base_url="http://127.0.0.1:1", profile="smoke",
+                                 stage="100", summary=tmp_path / "out.json")
+    assert "-e STAGE=100" in command and "-e PROFILE=smoke" in command and command.endswith("read-heavy.js'")
+
+
+PGBENCH_OUTPUT = """\
+pgbench (15.18 (Debian 15.18-0+deb12u1))
+transaction type: multiple scripts
+scaling factor: 1
+query mode: prepared
+number of clients: 60
+number of threads: 1
+maximum number of tries: 1
+duration: 4 s
+number of transactions actually processed: 40960
+number of failed transactions: 0 (0.000%)
+latency average = 5.861 ms
+initial connection time = 52.114 ms
+tps = 10237.316 (without initial connection time)
+"""
+
+
+def test_parse_pgbench():
+    figures = ceilings.parse_pgbench(PGBENCH_OUTPUT)
+    assert figures == {"rps": 10237.316, "requests": 40960, "latency_ms": {"avg": 5.861}, "error_count": 0}
+    with pytest.raises(ValueError):
+        ceilings.parse_pgbench("connection refused")
+
+
+def test_pgbench_mixes_name_existing_scripts_and_match_the_k6_scenarios():
+    for scenario, mix in ceilings.PGBENCH_MIXES.items():
+        assert scenario in scenarios.SCENARIOS
+        for name in mix:
+            assert (ceilings.PGBENCH_DIR / f"{name}.sql").is_file()
+        assert sum(mix.values()) == 100
+
+
+@pytest.mark.parametrize("cpus,count", [("0", 1), ("2-5", 4), ("0,2-3", 3)])
+def test_cpu_count(cpus, count):
+    assert measure.cpu_count(cpus) == count
+
+
+def test_default_cpu_split():
+    assert measure.CpuSplit.default(2) == measure.CpuSplit("0", "1", "1")
+    assert measure.CpuSplit.default(8) == measure.CpuSplit("0", "1", "2-7")
+
+
+def test_quick_profile_of_seven_stacks_is_about_half_an_hour():
+    plan = measure.Plan([object()] * 7, list(scenarios.SCENARIOS.values()), "quick", 1,
+                        measure.CpuSplit.default(2), None)
+    assert 20 * 60 < plan.estimate_seconds() < 45 * 60

@@ -1,0 +1,122 @@
+"""Rendering results.md from raw files, and the raw-result schema."""
+
+import copy
+import json
+
+import pytest
+
+from bench import report, schema
+
+BASE = {
+    "schema_version": 1, "profile": "quick",
+    "machine": {"cpu_model": "Test CPU", "cores": 2, "memory_bytes": 24 << 30, "kernel": "6.1", "os": "Debian 12"},
+    "versions": {"postgres": "postgres (PostgreSQL) 15.18", "python": "3.11.7", "k6": "k6 v1.8.1", "oha": "oha 1.16.0"},
+    "git_commit": "0" * 40, "caps": {"app": {"cpus": 1.0, "mem_bytes": 512 << 20},
+                                     "postgres": {"cpus": 1.0, "mem_bytes": 1 << 30}},
+    "cpu_split": {"app": "0", "postgres": "1", "loadgen": "1"}, "cgroups": "v1", "warnings": [],
+}
+
+
+def stack(name):
+    return {"name": name, "display": name, "language": "L", "language_version": "1", "framework": "F",
+            "framework_version": "2", "server": "S", "data_access": "D"}
+
+
+def stage(vus, rps, p99=10.0, errors=None):
+    errors = errors or {}
+    return {"vus": vus, "requests": int(rps * 12), "rps": rps, "duration_s": 12,
+            "latency_ms": {"avg": 1.0, "min": 0.1, "p50": 2.0, "p95": 5.0, "p99": p99, "max": 50.0},
+            "errors": errors, "error_count": sum(errors.values()), "error_rate": 0.0,
+            "sql_statements": int(rps * 24), "sql_per_request": 2.0, "mean_response_bytes": 1500.0,
+            "bytes_received": rps * 12 * 1500, "app_cpu_s": 10.0, "cpu_ms_per_request": 0.25,
+            "app_peak_memory_bytes": 100 << 20, "loadgen_cpu_share": 0.5, "client_bound": False,
+            "oom": False, "oom_kills": 0, "endpoints": {"item_by_id": {"requests": 10, "latency_ms": {"p99": 3.0}}}}
+
+
+def record(name, scenario, run, rps_by_stage, **extra):
+    r = copy.deepcopy(BASE)
+    r.update(stack=stack(name), scenario=scenario, run=run, started_at="2026-11-21T20:00:00+00:00",
+             startup_s=1.5, idle_memory_bytes=20 << 20, app_exit_code=0,
+             stages=[stage(v, rps) for v, rps in rps_by_stage], lost_writes=None,
+             sql_per_request_by_endpoint={"item_by_id": 1.0})
+    r.update(extra)
+    return r
+
+
+def write(raw_dir, records):
+    raw_dir.mkdir(parents=True)
+    for r in records:
+        (raw_dir / f"{r['stack']['name']}--{r['scenario']}--run{r['run']}.json").write_text(json.dumps(r))
+
+
+def test_a_generated_record_conforms_to_the_schema():
+    assert schema.validate_raw(record("go-gin", "join-filter", 1, [(60, 1000.0), (120, 1100.0)])) == []
+
+
+@pytest.mark.parametrize("mutate,expected", [
+    (lambda r: r.pop("caps"), "'caps' is a required property"),
+    (lambda r: r.update(scenario="nope"), "scenario"),
+    (lambda r: r["stages"][0].update(rps=-1), "stages/0/rps"),
+    (lambda r: r["stages"][0]["errors"].update({"abc": 1}), "stages/0/errors"),
+    (lambda r: r.update(stages=[]), "stages"),
+    (lambda r: r.update(lost_writes={"lost_writes": -1}), "lost_writes"),
+])
+def test_the_schema_catches_broken_records(mutate, expected):
+    r = record("go-gin", "join-filter", 1, [(60, 1000.0)])
+    mutate(r)
+    problems = schema.validate_raw(r)
+    assert problems and any(expected in p for p in problems), problems
+
+
+def test_a_failed_record_needs_no_stages():
+    r = record("go-gin", "avatar", 1, [])
+    r["failed"] = "go-gin exited with code 1 before it was healthy"
+    assert schema.validate_raw(r) == []
+
+
+def test_render_sorts_by_throughput_and_shows_ceiling_efficiency_and_spread(tmp_path):
+    raw = tmp_path / "raw"
+    write(raw, [
+        record("slow", "join-filter", 1, [(60, 500.0), (120, 600.0)]),
+        record("slow", "join-filter", 2, [(60, 520.0), (120, 640.0)]),
+        record("fast", "join-filter", 1, [(60, 900.0), (120, 1000.0)]),
+        record("fast", "join-filter", 2, [(60, 950.0), (120, 1100.0)]),
+        record("twin", "join-filter", 1, [(60, 900.0), (120, 1020.0)]),
+        record("ceiling-db", "join-filter", 1, [(60, 2000.0), (120, 2000.0)], kind="ceiling"),
+        record("broken", "join-filter", 1, [], failed="broken exited with code 1"),
+    ])
+    md = report.render(raw, tmp_path / "results.md", tmp_path / "charts")
+    text = md.read_text()
+    assert "do not edit by hand" in text
+    table = text[text.index("## join-filter"):]
+    rows = [line for line in table.splitlines() if line.startswith("| ") and "| 120 |" in line]
+    assert [r.split("|")[1].strip() for r in rows] == ["ceiling-db", "fast", "twin", "slow"]
+    fast = next(r for r in rows if r.startswith("| fast"))
+    assert "1,050 (1,000–1,100)" in fast and "52%" in fast and "≈ next" in fast
+    assert "failed: broken exited with code 1" in table
+    for chart in ("throughput", "p99", "cpu", "memory"):
+        assert (tmp_path / "charts" / f"{chart}.png").stat().st_size > 1000
+        assert f"charts/{chart}.png" in text
+
+
+def test_render_reports_lost_writes(tmp_path):
+    raw = tmp_path / "raw"
+    lost = {"items_created": 10, "items_deleted": 4, "categories_created": 1, "item_rows_delta": 5,
+            "category_rows_delta": 1, "lost_writes": 1}
+    write(raw, [record("go-gin", "mixed", 1, [(50, 800.0), (100, 900.0)], lost_writes=lost)])
+    text = report.render(raw, tmp_path / "results.md", tmp_path / "charts").read_text()
+    assert "Lost writes" in text and "go-gin 1" in text
+
+
+def test_render_without_raw_files_says_what_to_do(tmp_path):
+    with pytest.raises(Exception, match="run `./bench run` first"):
+        report.render(tmp_path / "empty", tmp_path / "r.md", tmp_path)
+
+
+def test_analysis_is_placed_above_the_tables(tmp_path):
+    raw = tmp_path / "raw"
+    write(raw, [record("go-gin", "avatar", 1, [(10, 30000.0)])])
+    analysis = tmp_path / "analysis.md"
+    analysis.write_text("## What bounds each scenario\n\nThe database.")
+    text = report.render(raw, tmp_path / "results.md", tmp_path / "charts", analysis=analysis).read_text()
+    assert text.index("What bounds each scenario") < text.index("## avatar")
