@@ -56,10 +56,10 @@ def caps(root: Path) -> dict[str, dict[str, float | int]]:
     if not isinstance(services.get(DB_SERVICE), dict):
         raise BenchError(f"{path}: no `{DB_SERVICE}` service to read the database's caps from")
     result = {"postgres": _service_caps(DB_SERVICE, services[DB_SERVICE], path)}
-    stacks = {name: _service_caps(name, service, path)
-              for name, service in services.items() if isinstance(service, dict) and "build" in service}
+    stacks = {name: _service_caps(name, services[name], path) for name in _stack_services(services, Path(root))}
     if not stacks:
-        raise BenchError(f"{path}: no stack service (one with `build`) to read the application's caps from")
+        raise BenchError(f"{path}: no stack service (one built from a top-level directory) "
+                         "to read the application's caps from")
     shared = Counter(tuple(sorted(c.items())) for c in stacks.values()).most_common(1)[0][0]
     result["app"] = dict(shared)
     for name, value in stacks.items():
@@ -152,10 +152,20 @@ def _build_context(service, root: Path) -> Path | None:
     if not isinstance(service, dict) or "build" not in service:
         return None
     build = service["build"]
-    context = build if isinstance(build, str) else (build or {}).get("context", ".") if isinstance(build, dict) else None
+    context = build.get("context", ".") if isinstance(build, dict) else build
     if not isinstance(context, str) or "://" in context or context.startswith("git@"):
-        return None
+        return None  # a remote context: nothing here to check
     return (root / context).resolve()
+
+
+def _stack_services(services: dict, root: Path) -> dict[str, Path]:
+    """{service: build context} for the services built from a top-level directory: the stacks."""
+    result = {}
+    for name, service in services.items():
+        context = _build_context(service, root)
+        if context is not None and context.parent == root.resolve():
+            result[name] = context
+    return result
 
 
 def _schema_validator() -> Draft202012Validator:
@@ -204,13 +214,9 @@ def compose_problems(root: Path) -> list[str]:
 
     # The stacks: one service per stack directory, named as it, built from it.
     stacks = {d.name for d in stack_dirs(root)}
-    built = {}
-    for name, service in services.items():
-        context = _build_context(service, root)
-        if context is None:
-            continue
-        built[name] = context
-        if context.parent == root.resolve() and context.name != name:
+    built = _stack_services(services, root)
+    for name, context in built.items():
+        if context.name != name:
             problems.append(f"{where}: services.{name} builds ./{context.name}: name the service {context.name}")
     for stack in sorted(stacks - set(built)):
         problems.append(f"{where}: no service for the stack {stack} (a service named {stack} with build: ./{stack})")
@@ -243,6 +249,10 @@ def compose_problems(root: Path) -> list[str]:
     # Host ports: unique, so that several stacks run side by side.
     owners: dict[str, list[str]] = {}
     for name, service in services.items():
+        for port in service.get("ports") or []:
+            if isinstance(port, int) and port > 65535:
+                problems.append(f"{where}: services.{name}: port {port} is a YAML 1.1 base-60 number "
+                                "(an unquoted HOST:CONTAINER): quote it")
         for port in _published_ports(service):
             owners.setdefault(port, []).append(name)
     for port, names in sorted(owners.items()):
@@ -251,7 +261,7 @@ def compose_problems(root: Path) -> list[str]:
                             "each service needs its own")
 
     # Everything else (the load generator) starts only on demand.
-    k6 = [name for name, s in services.items() if str(s.get("image", "")).split(":")[0] == K6_IMAGE]
+    k6 = [name for name, s in services.items() if _repository(str(s.get("image", ""))).endswith(K6_IMAGE)]
     if not k6:
         problems.append(f"{where}: no k6 service (image {K6_IMAGE}, under the loadtest profile)")
     for name, service in services.items():
@@ -303,7 +313,7 @@ def _depends_on(service: dict) -> dict[str, str]:
     if isinstance(depends, list):
         return {str(d): "service_started" for d in depends}
     if isinstance(depends, dict):
-        return {str(k): (v or {}).get("condition", "service_started") if isinstance(v, dict) else "service_started"
+        return {str(k): v.get("condition", "service_started") if isinstance(v, dict) else "service_started"
                 for k, v in depends.items()}
     return {}
 
@@ -348,6 +358,12 @@ def _published_ports(service: dict) -> list[str]:
 
 
 # --------------------------------------------------------------------------- image references
+
+def _repository(ref: str) -> str:
+    """The image name without tag or digest."""
+    ref = ref.split("@")[0]
+    return ref.rsplit(":", 1)[0] if ":" in ref.rsplit("/", 1)[-1] else ref
+
 
 # Images whose releases have three-part versions: their two-part tags (node:20.20) still move.
 _THREE_PART = {"node", "python", "golang", "rust", "eclipse-temurin", "maven", "gradle", "openjdk",
@@ -405,7 +421,7 @@ class Stage:
         return self.parent.root_base() if self.parent else self.base
 
 
-_HEREDOC = re.compile(r"<<-?\s*([\"']?)([A-Za-z_][A-Za-z0-9_]*)\1")
+_HEREDOC = re.compile(r"(?<!<)<<(?!<)-?\s*([\"']?)([A-Za-z_][A-Za-z0-9_]*)\1")
 
 
 def parse_dockerfile(text: str) -> list[Instruction]:
@@ -511,12 +527,15 @@ _MANIFEST = re.compile(
     r"gradlew|gradle|rust-toolchain(\.toml)?|\.cargo|\.npmrc)$")
 # Images meant for building, not for running.
 _BUILD_IMAGES = {"golang", "rust", "maven", "gradle", "buildpack-deps", "gcc"}
+# Official images whose full variants are built on buildpack-deps (gcc, make, headers): only
+# their -slim and -alpine variants are runtime images.
+_FULL_IS_BUILD = {"python", "node", "ruby", "perl"}
 # Packages that are compilers, build tools or headers.
 _BUILD_PACKAGE = re.compile(
     r"^(gcc|g\+\+|gcc-\d+|clang(-\d+)?|llvm(-\d+)?|make|cmake|ninja-build|build-essential|build-base|"
     r"maven|gradle|ant|cargo|rustc|rustup|golang(-[\d.]+)?(-go)?|go|openjdk-\d+-jdk(-headless)?|"
     r"default-jdk(-headless)?|[a-z0-9.+-]+-dev|[a-z0-9.+-]+-devel|musl-dev|pkg-config|pkgconf|"
-    r"autoconf|automake|libtool|git)$")
+    r"autoconf|automake|libtool)$")
 _INSTALL = re.compile(r"\b(apt-get|apt|aptitude)\s+(?:-\S+\s+)*install\b|\bapk\s+(?:-\S+\s+)*add\b|"
                       r"\b(dnf|yum|microdnf)\s+(?:-\S+\s+)*install\b")
 _BUILD_COMMAND = re.compile(r"\b(go\s+build|cargo\s+(build|install)|mvn|mvnw|gradle|gradlew|javac|gcc|make)\b")
@@ -595,10 +614,11 @@ def dockerfile_problems(path: Path, where: str | None = None) -> list[str]:
                             "(COPY --from=<stage>)")
 
     base = final.root_base()
-    image = base.split("@")[0]
-    repository = image.rsplit(":", 1)[0] if ":" in image.rsplit("/", 1)[-1] else image
-    tag = image[len(repository) + 1:]
-    if repository.rsplit("/", 1)[-1] in _BUILD_IMAGES or re.search(r"(^|-)jdk($|-)", tag):
+    repository = _repository(base)
+    tag = base.split("@")[0][len(repository) + 1:]
+    short = repository.rsplit("/", 1)[-1]
+    if (short in _BUILD_IMAGES or re.search(r"(^|-)jdk($|-)", tag)
+            or (short in _FULL_IS_BUILD and not re.search(r"slim|alpine", tag))):
         problems.append(f"{where}:{final.line}: the final stage is based on {base}, an image with build "
                         "tools: run on a runtime image (a JRE, a slim OS image, distroless)")
     for inst in chain:
@@ -609,7 +629,7 @@ def dockerfile_problems(path: Path, where: str | None = None) -> list[str]:
             problems.append(f"{where}:{inst.line}: the final stage installs build tools ({', '.join(tools)}): "
                             "build in an earlier stage and copy the result")
         command = _BUILD_COMMAND.search(inst.args)
-        if command:
+        if command and not tools:
             problems.append(f"{where}:{inst.line}: the final stage builds ({command.group(0)}): "
                             "build in an earlier stage and copy the result")
 

@@ -15,7 +15,7 @@ _K6_PROGRESS = re.compile(r"(\d+) complete and (\d+) interrupted iterations")
 
 
 def k6_command(k6: Path, scenario: str, *, base_url: str, profile: str, stage: str, summary: Path) -> str:
-    return (f"exec '{k6}' run --quiet --no-color --no-usage-report "
+    return (f"exec '{k6}' run --no-color --no-usage-report "
             f"-e BASE_URL={base_url} -e PROFILE={profile} -e STAGE={stage} -e SUMMARY='{summary}' "
             f"'{K6_DIR / (scenario + '.js')}'")
 

@@ -458,6 +458,13 @@ def execute(plan: Plan, cluster: Cluster) -> list[dict]:
 
     caps = compose_caps(paths.ROOT)
     roles = Roles(plan.split, caps, plan.warnings)
+    try:
+        return _execute(plan, cluster, roles, caps, tool_paths)
+    finally:
+        roles.close()
+
+
+def _execute(plan: Plan, cluster: Cluster, roles: Roles, caps: dict, tool_paths: dict[str, Path]) -> list[dict]:
     for warning in plan.warnings:
         console.print(f"[yellow]warning:[/] {warning}")
     base = {
@@ -473,42 +480,39 @@ def execute(plan: Plan, cluster: Cluster) -> list[dict]:
     }
     results = []
     display = Display(plan)
-    try:
-        roles.place_postgres(cluster)
-        with display.live:
-            for run_number in range(1, plan.repeat + 1):
-                if plan.ceilings:
-                    for scenario in plan.scenarios:
-                        record = dict(base)
-                        try:
-                            record = run_ceiling(plan, scenario, run_number, cluster, roles, display,
-                                                 tool_paths, record)
-                        except BenchError as error:
-                            record.update(stack=CEILING_DB if scenario.tool == "k6" else CEILING_HTTP,
-                                          scenario=scenario.name, run=run_number, kind="ceiling",
-                                          failed=str(error).splitlines()[0], stages=[], lost_writes=None,
-                                          sql_per_request_by_endpoint={})
-                            console.print(f"[red]ceiling · {scenario.name}: {error}[/]")
-                        write_raw(plan.output, record)
-                        results.append(record)
-                        console.print(summary_line(record))
-                for stack in plan.stacks:
-                    for scenario in plan.scenarios:
-                        record = dict(base, stack=stack_info(stack))
-                        try:
-                            record = run_one(plan, stack, scenario, run_number, cluster, roles, display,
+    roles.place_postgres(cluster)
+    with display.live:
+        for run_number in range(1, plan.repeat + 1):
+            if plan.ceilings:
+                for scenario in plan.scenarios:
+                    record = dict(base)
+                    try:
+                        record = run_ceiling(plan, scenario, run_number, cluster, roles, display,
                                              tool_paths, record)
-                        except BenchError as error:
-                            # One stack failing to start or crashing does not end the run.
-                            record.update(scenario=scenario.name, run=run_number, failed=str(error).splitlines()[0],
-                                          stages=[], lost_writes=None, sql_per_request_by_endpoint={})
-                            console.print(f"[red]{stack.name} · {scenario.name}: {error}[/]")
-                        path = write_raw(plan.output, record)
-                        results.append(record)
-                        console.print(summary_line(record) + f"  [dim]{path.relative_to(paths.ROOT)}[/]"
-                                      if path.is_relative_to(paths.ROOT) else summary_line(record))
-    finally:
-        roles.close()
+                    except BenchError as error:
+                        record.update(stack=CEILING_DB if scenario.tool == "k6" else CEILING_HTTP,
+                                      scenario=scenario.name, run=run_number, kind="ceiling",
+                                      failed=str(error).splitlines()[0], stages=[], lost_writes=None,
+                                      sql_per_request_by_endpoint={})
+                        console.print(f"[red]ceiling · {scenario.name}: {error}[/]")
+                    write_raw(plan.output, record)
+                    results.append(record)
+                    console.print(summary_line(record))
+            for stack in plan.stacks:
+                for scenario in plan.scenarios:
+                    record = dict(base, stack=stack_info(stack))
+                    try:
+                        record = run_one(plan, stack, scenario, run_number, cluster, roles, display,
+                                         tool_paths, record)
+                    except BenchError as error:
+                        # One stack failing to start or crashing does not end the run.
+                        record.update(scenario=scenario.name, run=run_number, failed=str(error).splitlines()[0],
+                                      stages=[], lost_writes=None, sql_per_request_by_endpoint={})
+                        console.print(f"[red]{stack.name} · {scenario.name}: {error}[/]")
+                    path = write_raw(plan.output, record)
+                    results.append(record)
+                    console.print(summary_line(record) + f"  [dim]{path.relative_to(paths.ROOT)}[/]"
+                                  if path.is_relative_to(paths.ROOT) else summary_line(record))
     return results
 
 
