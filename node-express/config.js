@@ -1,0 +1,44 @@
+// The only module that reads the environment. Invalid settings stop the process at once with a
+// one-line message, before anything listens or connects.
+
+const env = process.env
+
+function fail(message) {
+  console.error(`node-express: ${message}`)
+  process.exit(1)
+}
+
+function integer(name, fallback, min, max) {
+  const raw = env[name]
+  if (raw === undefined || raw === '') return fallback
+  const value = Number(raw)
+  if (!Number.isInteger(value) || value < min || value > max) {
+    fail(`${name} must be an integer between ${min} and ${max}, got "${raw}"`)
+  }
+  return value
+}
+
+function databaseUrl() {
+  const raw = env.DATABASE_URL
+  if (!raw) fail('DATABASE_URL is not set (expected postgres://user:pass@host:port/db)')
+  let url
+  try {
+    url = new URL(raw)
+  } catch {
+    fail('DATABASE_URL is not a URL (expected postgres://user:pass@host:port/db)')
+  }
+  if (url.protocol !== 'postgres:' && url.protocol !== 'postgresql:') {
+    fail(`DATABASE_URL must use the postgres:// scheme, got "${url.protocol}"`)
+  }
+  return raw
+}
+
+export const config = Object.freeze({
+  host: env.HOST || '127.0.0.1',
+  port: integer('PORT', 8080, 0, 65535),
+  databaseUrl: databaseUrl(),
+  poolSize: integer('DB_POOL_SIZE', 10, 1, 10000),
+  avatarBaseUrl: (env.AVATAR_BASE_URL || 'https://avatar.example.com').replace(/\/+$/, ''),
+  avatarCount: integer('AVATAR_COUNT', 21, 1, Number.MAX_SAFE_INTEGER),
+  logRequests: (env.LOG_REQUESTS ?? '').toLowerCase() === 'true',
+})

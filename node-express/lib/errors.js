@@ -1,0 +1,81 @@
+// The one place that turns errors into RFC 9457 problem JSON. The HTTP layer raises HttpError
+// with its status; data access raises the domain errors below for what only the database can
+// tell; body-parser's errors carry a `type`; anything else is a bug and answers a generic 500.
+import { STATUS_CODES } from 'node:http'
+
+export class HttpError extends Error {
+  constructor(status, detail, { errors, headers } = {}) {
+    super(detail)
+    this.status = status
+    this.errors = errors
+    this.headers = headers
+  }
+}
+
+// A unique key is taken, or a row is still referenced.
+export class ConflictError extends Error {}
+
+// A foreign key names no row; `field` is the JSON property that held it.
+export class UnknownReferenceError extends Error {
+  constructor(field, detail) {
+    super(detail)
+    this.field = field
+  }
+}
+
+// PostgreSQL refused or lost the connection, or the pool had none free in time.
+export class DatabaseUnavailableError extends Error {
+  constructor(cause) {
+    super('database unavailable', { cause })
+  }
+}
+
+const BODY_PARSER_DETAILS = {
+  'entity.parse.failed': 'request body is not valid JSON',
+  'entity.too.large': 'request body is larger than 1 MiB',
+  'request.aborted': 'request body was not received completely',
+  'request.size.invalid': 'request body is shorter than its Content-Length',
+}
+
+function toProblem(err) {
+  if (err instanceof HttpError) {
+    return { status: err.status, detail: err.message, errors: err.errors, headers: err.headers }
+  }
+  if (err instanceof ConflictError) return { status: 409, detail: err.message }
+  if (err instanceof UnknownReferenceError) {
+    return { status: 422, detail: err.message, errors: [{ field: err.field, message: err.message }] }
+  }
+  if (err instanceof DatabaseUnavailableError) {
+    return { status: 503, detail: 'the database is unavailable, try again shortly' }
+  }
+  // body-parser and the router give client errors a 4xx status (the router's undecodable path
+  // parameters without `expose`, so their message stays unsaid).
+  if (err.status >= 400 && err.status < 500) {
+    return { status: err.status, detail: BODY_PARSER_DETAILS[err.type] ?? (err.expose ? err.message : 'malformed request') }
+  }
+  return { status: 500, detail: 'an unexpected error occurred' }
+}
+
+function sendProblem(res, { status, detail, errors, headers }) {
+  if (headers) res.set(headers)
+  res
+    .status(status)
+    .type('application/problem+json')
+    .json({ type: 'about:blank', title: STATUS_CODES[status], status, detail, ...(errors && { errors }) })
+}
+
+export function notFoundHandler(req, res, next) {
+  next(new HttpError(404, `no resource at ${req.path}`))
+}
+
+// Express recognises error middleware by its four parameters, so `next` stays although unused.
+export function problemHandler(err, req, res, next) {
+  const problem = toProblem(err)
+  if (problem.status === 500) console.error(`${req.method} ${req.path} failed:`, err)
+  if (res.headersSent) {
+    // Too late for a problem body: drop the connection so the client sees the failure.
+    req.socket.destroy()
+    return
+  }
+  sendProblem(res, problem)
+}

@@ -1,0 +1,242 @@
+// In-process HTTP tests of the exported app against the database in DATABASE_URL (seeded by
+// db/seed.sql). Rows they create carry a unique suffix and are deleted again, so a second run
+// on the same database passes too.
+import assert from 'node:assert/strict'
+import { after, before, describe, it } from 'node:test'
+import app from '../app.js'
+import { close as closeDatabase } from '../db/index.js'
+
+let server
+let base
+const suffix = `${process.pid}-${Date.now()}`
+
+before(async () => {
+  server = app.listen(0, '127.0.0.1')
+  await new Promise((resolve) => server.once('listening', resolve))
+  base = `http://127.0.0.1:${server.address().port}`
+})
+
+after(async () => {
+  await new Promise((resolve) => server.close(resolve))
+  await closeDatabase()
+})
+
+function request(method, path, { body, json, headers = {} } = {}) {
+  if (json !== undefined) {
+    body = JSON.stringify(json)
+    headers = { 'Content-Type': 'application/json', ...headers }
+  }
+  return fetch(base + path, { method, body, headers, redirect: 'manual' })
+}
+
+async function expectProblem(response, status) {
+  assert.equal(response.status, status)
+  assert.match(response.headers.get('content-type'), /^application\/problem\+json/)
+  const problem = await response.json()
+  assert.equal(problem.type, 'about:blank')
+  assert.equal(problem.status, status)
+  assert.equal(typeof problem.title, 'string')
+  assert.equal(typeof problem.detail, 'string')
+  return problem
+}
+
+async function expectInvalidFields(response, fields) {
+  const problem = await expectProblem(response, 422)
+  assert.deepEqual(problem.errors.map((e) => e.field).sort(), [...fields].sort())
+}
+
+describe('reads', () => {
+  it('returns a seeded item with its category, price as a number', async () => {
+    const response = await request('GET', '/items/12345')
+    assert.equal(response.status, 200)
+    assert.match(response.headers.get('content-type'), /^application\/json/)
+    const item = await response.json()
+    assert.equal(item.description.length >= 300, true)
+    delete item.description
+    assert.deepEqual(item, {
+      id: 12345,
+      sku: 'SKU-012345',
+      name: 'Item 12345',
+      price: 600.55,
+      stock: 345,
+      categoryId: 345,
+      category: { id: 345, code: 'CAT-0345', name: 'Category 345' },
+      updatedAt: '2026-01-01T03:25:45.000Z',
+    })
+  })
+
+  it('pages items by id', async () => {
+    const response = await request('GET', '/items?page=1&size=2')
+    const page = await response.json()
+    assert.deepEqual(page.content.map((i) => i.id), [3, 4])
+    assert.deepEqual(page.page, { size: 2, number: 1, totalElements: 100000, totalPages: 50000 })
+  })
+
+  it('filters items by category', async () => {
+    const page = await (await request('GET', '/items?categoryId=7&size=100')).json()
+    assert.equal(page.page.totalElements, 50)
+    assert.equal(page.content.length, 50)
+    assert.ok(page.content.every((i) => i.categoryId === 7 && i.category.code === 'CAT-0007'))
+  })
+
+  it('answers an empty page for an unknown category filter', async () => {
+    const response = await request('GET', '/items?categoryId=99999999')
+    assert.equal(response.status, 200)
+    assert.deepEqual((await response.json()).page, { size: 20, number: 0, totalElements: 0, totalPages: 0 })
+  })
+
+  it('lists the items of a category, 404 when it is absent', async () => {
+    const page = await (await request('GET', '/categories/42/items?size=3')).json()
+    assert.deepEqual(page.content.map((i) => i.id), [42, 2042, 4042])
+    assert.equal(page.page.totalPages, 17)
+    await expectProblem(await request('GET', '/categories/99999999/items'), 404)
+  })
+
+  it('answers an empty page past the end, even when page × size overflows 64 bits', async () => {
+    const page = await (await request('GET', '/categories?page=9223372036854775807&size=100')).json()
+    assert.deepEqual(page.content, [])
+    assert.equal(page.page.totalElements >= 2000, true)
+    const text = await (await request('GET', '/categories?page=9223372036854775807&size=100')).text()
+    assert.match(text, /"number":9223372036854775807[,}]/)
+  })
+
+  it('returns a category', async () => {
+    const response = await request('GET', '/categories/42')
+    const category = await response.json()
+    assert.deepEqual(Object.keys(category).sort(), ['code', 'id', 'name', 'updatedAt'])
+    assert.equal(category.id, 42)
+  })
+})
+
+describe('routing and parameters', () => {
+  it('answers 404 problem JSON for absent ids and unknown routes', async () => {
+    for (const path of ['/items/-5', '/items/0', '/categories/99999999', '/items/', '/nope', '/Items']) {
+      await expectProblem(await request('GET', path), 404)
+    }
+  })
+
+  it('answers 400 for malformed ids and query parameters', async () => {
+    for (const path of ['/items/abc', '/items/1.5', '/items/99999999999999999999', '/items?page=', '/items?size=0',
+      '/items?size=101', '/items?categoryId=x', '/categories?page=-1', '/categories/x/items']) {
+      await expectProblem(await request('GET', path), 400)
+    }
+  })
+
+  it('answers 405 with Allow before looking at the id', async () => {
+    const cases = [['PATCH', '/items/abc', 'GET, PUT, DELETE'], ['DELETE', '/items', 'GET, POST'],
+      ['PUT', '/categories', 'GET, POST'], ['POST', '/categories/1/items', 'GET'], ['POST', '/health', 'GET'],
+      ['DELETE', '/avatar', 'GET']]
+    for (const [method, path, allow] of cases) {
+      const response = await request(method, path)
+      await expectProblem(response, 405)
+      assert.deepEqual(response.headers.get('allow').split(', ').sort(), allow.split(', ').sort())
+    }
+  })
+
+  it('redirects /avatar with 302 and no body', async () => {
+    const response = await request('GET', '/avatar')
+    assert.equal(response.status, 302)
+    assert.match(response.headers.get('location'), /^https:\/\/avatar\.example\.com\/Renard-([1-9]|1\d|2[01])\.png$/)
+    assert.equal(await response.text(), '')
+  })
+
+  it('reports health', async () => {
+    const response = await request('GET', '/health')
+    assert.equal(response.status, 200)
+    assert.deepEqual(await response.json(), { status: 'UP' })
+  })
+})
+
+describe('request bodies', () => {
+  const valid = JSON.stringify({ code: `NOPE-${suffix}`, name: 'never stored' })
+
+  it('answers 415 without a JSON Content-Type', async () => {
+    await expectProblem(await request('POST', '/categories', { body: valid }), 415)
+    await expectProblem(await request('POST', '/categories', { body: valid, headers: { 'Content-Type': 'text/plain' } }), 415)
+  })
+
+  it('checks the path id before the Content-Type', async () => {
+    await expectProblem(await request('PUT', '/categories/abc', { body: valid }), 400)
+  })
+
+  it('answers 400 for an empty or malformed body', async () => {
+    const json = { 'Content-Type': 'application/json; charset=utf-8' }
+    await expectProblem(await request('POST', '/categories', { body: '', headers: json }), 400)
+    await expectProblem(await request('POST', '/categories', { body: '{"code":', headers: json }), 400)
+  })
+
+  it('accepts 1 MiB and answers 413 above it', async () => {
+    const padding = (bytes) => ' '.repeat(bytes - valid.length)
+    const exact = await request('POST', '/categories', { body: valid.replace('{', `{${padding(1048576)}`), headers: { 'Content-Type': 'application/json' } })
+    // The code is valid, so the exact size gets past the size check to the database and 201.
+    assert.equal(exact.status, 201)
+    await request('DELETE', `/categories/${(await exact.json()).id}`)
+    const over = await request('POST', '/categories', { body: valid + padding(1048577), headers: { 'Content-Type': 'application/json' } })
+    await expectProblem(over, 413)
+  })
+
+  it('answers 422 for JSON that is not an object', async () => {
+    for (const json of [null, [], 'x', 42]) await expectInvalidFields(await request('POST', '/items', { json }), [''])
+  })
+
+  it('answers 422 for invalid fields before 404 for an absent item', async () => {
+    const body = { sku: ' ', name: 'n', price: 1.234, stock: 1.5, description: 7, categoryId: null }
+    await expectInvalidFields(await request('PUT', '/items/999999999', { json: body }), ['sku', 'price', 'stock', 'description', 'categoryId'])
+  })
+})
+
+describe('writes', () => {
+  it('creates, updates and deletes a category', async () => {
+    const code = `T-${suffix}`
+    const created = await request('POST', '/categories', { json: { code, name: 'Test', id: 1 } })
+    assert.equal(created.status, 201)
+    const category = await created.json()
+    assert.equal(created.headers.get('location'), `/categories/${category.id}`)
+    assert.equal(category.code, code)
+    assert.ok(Math.abs(Date.parse(category.updatedAt) - Date.now()) < 60_000)
+
+    await expectProblem(await request('POST', '/categories', { json: { code, name: 'Again' } }), 409)
+    await expectProblem(await request('PUT', '/categories/1', { json: { code, name: 'Taken' } }), 409)
+
+    const updated = await request('PUT', `/categories/${category.id}`, { json: { code, name: 'Renamed' } })
+    assert.equal(updated.status, 200)
+    assert.equal((await updated.json()).name, 'Renamed')
+
+    const deleted = await request('DELETE', `/categories/${category.id}`)
+    assert.equal(deleted.status, 204)
+    assert.equal(await deleted.text(), '')
+    await expectProblem(await request('DELETE', `/categories/${category.id}`), 404)
+  })
+
+  it('refuses to delete a category that still has items', async () => {
+    await expectProblem(await request('DELETE', '/categories/5'), 409)
+  })
+
+  it('creates, updates and deletes an item', async () => {
+    const sku = `T-${suffix}`
+    const body = { sku, name: 'Test item', price: 12.5, stock: 7, categoryId: 9 }
+    const created = await request('POST', '/items', { json: body })
+    assert.equal(created.status, 201)
+    const item = await created.json()
+    assert.equal(created.headers.get('location'), `/items/${item.id}`)
+    assert.deepEqual(
+      { ...item, id: undefined, updatedAt: undefined },
+      { ...body, id: undefined, description: null, category: { id: 9, code: 'CAT-0009', name: 'Category 9' }, updatedAt: undefined },
+    )
+
+    await expectProblem(await request('POST', '/items', { json: { ...body, sku: 'SKU-000001' } }), 409)
+    await expectInvalidFields(await request('POST', '/items', { json: { ...body, sku: `U-${suffix}`, categoryId: 99999999 } }), ['categoryId'])
+    // A taken sku is reported before an unknown category; an absent item before either.
+    await expectProblem(await request('PUT', `/items/${item.id}`, { json: { ...body, sku: 'SKU-000001', categoryId: 99999999 } }), 409)
+    await expectProblem(await request('PUT', '/items/999999999', { json: { ...body, categoryId: 99999999 } }), 404)
+
+    const replaced = await request('PUT', `/items/${item.id}`, { json: { ...body, price: 99999999.99, description: '' } })
+    assert.equal(replaced.status, 200)
+    const stored = await (await request('GET', `/items/${item.id}`)).json()
+    assert.equal(stored.price, 99999999.99)
+    assert.equal(stored.description, '')
+
+    assert.equal((await request('DELETE', `/items/${item.id}`)).status, 204)
+    await expectProblem(await request('GET', `/items/${item.id}`), 404)
+  })
+})
