@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import statistics
@@ -233,7 +234,36 @@ def measure_stage(run_stage, roles: Roles, statements: Statements) -> dict:
     return stage
 
 
-def run_one(plan: Plan, stack: Stack, scenario: Scenario, run_number: int, cluster: Cluster,
+def oha_stage(*, oha: Path, url: str, requests: int, connections: int, name: str, label: str,
+              roles: Roles, display: Display) -> dict:
+    """One oha run against `url` on the load generator's CPUs, as a stage of a result."""
+    logs = paths.LOGS / "run"
+    output = logs / f"{name}.json"
+    log = logs / f"{name}.log"
+    command = _wrapped(roles.prefix("loadgen"), loadgen.oha_command(
+        oha, url, requests=requests, connections=connections, output=output))
+    code = run_load(command, log, display, 900)
+    if code != 0:
+        raise BenchError(f"oha failed (exit {code}) on {label}; log {log}")
+    figures = loadgen.parse_oha(output, expected_status=302)
+    figures["vus"] = connections
+    return figures
+
+
+def avatar_stages(*, url: str, name: str, label: str, plan: Plan, scenario: Scenario, roles: Roles,
+                  display: Display, tool_paths: dict[str, Path], statements: "Statements") -> list[dict]:
+    """The avatar scenario against `url`: uncounted warm-up runs, then the measured one."""
+    run = functools.partial(oha_stage, oha=tool_paths["oha"], url=url, connections=scenario.stages[0],
+                            label=label, roles=roles, display=display)
+    for i, n in enumerate(OHA_WARMUPS[plan.profile]):
+        display.update(f"{label}: warm-up {i + 1} ({n:,} requests, not counted)")
+        run(requests=n, name=f"{name}-warmup{i + 1}")
+    requests = OHA_REQUESTS[plan.profile]
+    display.update(f"{label}: {requests:,} requests at {scenario.stages[0]} connections")
+    return [measure_stage(lambda: run(requests=requests, name=f"{name}-stage"), roles, statements)]
+
+
+def run_one(*, plan: Plan, stack: Stack, scenario: Scenario, run_number: int, cluster: Cluster,
             roles: Roles, display: Display, tool_paths: dict[str, Path], base: dict) -> dict:
     """One stack × scenario × run: fresh database, start, warm up, stages, checks, stop."""
     label = f"{stack.name} · {scenario.name} · run {run_number}/{plan.repeat}"
@@ -284,25 +314,9 @@ def run_one(plan: Plan, stack: Stack, scenario: Scenario, run_number: int, clust
                 stages.append(measure_stage(one, roles, statements))
                 writes.append(holder["writes"])
         else:
-            url = running.base_url + "/avatar"
-
-            def oha_run(requests: int, name: str) -> dict:
-                output = logs / f"{stack.name}-{scenario.name}-{name}.json"
-                command = _wrapped(roles.prefix("loadgen"), loadgen.oha_command(
-                    tool_paths["oha"], url, requests=requests, connections=scenario.stages[0], output=output))
-                code = run_load(command, logs / f"{stack.name}-{scenario.name}-{name}.log", display, 900)
-                if code != 0:
-                    raise BenchError(f"oha failed (exit {code}) on {label}; log "
-                                     f"{logs / f'{stack.name}-{scenario.name}-{name}.log'}")
-                figures = loadgen.parse_oha(output, expected_status=302)
-                figures["vus"] = scenario.stages[0]
-                return figures
-
-            for i, n in enumerate(OHA_WARMUPS[plan.profile]):
-                display.update(f"{label}: warm-up {i + 1} ({n:,} requests, not counted)")
-                oha_run(n, f"warmup{i + 1}")
-            display.update(f"{label}: {OHA_REQUESTS[plan.profile]:,} requests at {scenario.stages[0]} connections")
-            stages = [measure_stage(lambda: oha_run(OHA_REQUESTS[plan.profile], "stage"), roles, statements)]
+            stages = avatar_stages(url=running.base_url + "/avatar", name=f"{stack.name}-{scenario.name}",
+                                   label=label, plan=plan, scenario=scenario, roles=roles, display=display,
+                                   tool_paths=tool_paths, statements=statements)
             writes = []
 
         lost = None
@@ -355,7 +369,7 @@ CEILING_HTTP = {"name": "ceiling-http", "display": "HTTP ceiling (nginx return 3
                 "data_access": "none"}
 
 
-def run_ceiling(plan: Plan, scenario: Scenario, run_number: int, cluster: Cluster, roles: Roles,
+def run_ceiling(*, plan: Plan, scenario: Scenario, run_number: int, cluster: Cluster, roles: Roles,
                 display: Display, tool_paths: dict[str, Path], base: dict) -> dict:
     """The ceiling of one scenario, measured like a stack: same stages, same CPU sets."""
     label = f"ceiling · {scenario.name} · run {run_number}/{plan.repeat}"
@@ -363,13 +377,12 @@ def run_ceiling(plan: Plan, scenario: Scenario, run_number: int, cluster: Cluste
     cluster.reset()
     statements = Statements(cluster)
     timing = TIMING[plan.profile]
-    result = dict(base, scenario=scenario.name, run=run_number, kind="ceiling",
+    result = dict(base, scenario=scenario.name, run=run_number,
                   started_at=datetime.now(timezone.utc).isoformat(timespec="seconds"),
                   lost_writes=None, sql_per_request_by_endpoint={}, app_exit_code=None)
     nginx = None
     try:
         if scenario.tool == "k6":
-            result["stack"] = CEILING_DB
             pgbench = cluster.bindir / "pgbench"
 
             def pgbench_run(clients: int, seconds: int, name: str) -> dict:
@@ -394,27 +407,13 @@ def run_ceiling(plan: Plan, scenario: Scenario, run_number: int, cluster: Cluste
                 stages.append(measure_stage(lambda vus=vus: pgbench_run(vus, timing["stage"], str(vus)),
                                             roles, statements))
         else:
-            result["stack"] = CEILING_HTTP
             nginx, base_url = ceilings.start_nginx(roles.prefix("app"), stacks.free_port())
             result["startup_s"] = 0.0
             result["idle_memory_bytes"] = roles.app.memory_bytes() if roles.app is not None else None
 
-            def oha_run(requests: int, name: str) -> dict:
-                output = logs / f"ceiling-{scenario.name}-{name}.json"
-                command = _wrapped(roles.prefix("loadgen"), loadgen.oha_command(
-                    tool_paths["oha"], base_url + "/avatar", requests=requests,
-                    connections=scenario.stages[0], output=output))
-                if run_load(command, logs / f"ceiling-{scenario.name}-{name}.log", display, 900) != 0:
-                    raise BenchError(f"oha failed on {label}")
-                figures = loadgen.parse_oha(output, expected_status=302)
-                figures["vus"] = scenario.stages[0]
-                return figures
-
-            for i, n in enumerate(OHA_WARMUPS[plan.profile]):
-                display.update(f"{label}: warm-up {i + 1}")
-                oha_run(n, f"warmup{i + 1}")
-            display.update(f"{label}: nginx, {OHA_REQUESTS[plan.profile]:,} requests")
-            stages = [measure_stage(lambda: oha_run(OHA_REQUESTS[plan.profile], "stage"), roles, statements)]
+            stages = avatar_stages(url=base_url + "/avatar", name=f"ceiling-{scenario.name}", label=label,
+                                   plan=plan, scenario=scenario, roles=roles, display=display,
+                                   tool_paths=tool_paths, statements=statements)
         result["stages"] = stages
         result.setdefault("startup_s", 0.0)
         result.setdefault("idle_memory_bytes", None)
@@ -483,36 +482,25 @@ def _execute(plan: Plan, cluster: Cluster, roles: Roles, caps: dict, tool_paths:
     roles.place_postgres(cluster)
     with display.live:
         for run_number in range(1, plan.repeat + 1):
+            jobs = []
             if plan.ceilings:
-                for scenario in plan.scenarios:
-                    record = dict(base)
-                    try:
-                        record = run_ceiling(plan, scenario, run_number, cluster, roles, display,
-                                             tool_paths, record)
-                    except BenchError as error:
-                        record.update(stack=CEILING_DB if scenario.tool == "k6" else CEILING_HTTP,
-                                      scenario=scenario.name, run=run_number, kind="ceiling",
-                                      failed=str(error).splitlines()[0], stages=[], lost_writes=None,
-                                      sql_per_request_by_endpoint={})
-                        console.print(f"[red]ceiling · {scenario.name}: {error}[/]")
-                    write_raw(plan.output, record)
-                    results.append(record)
-                    console.print(summary_line(record))
-            for stack in plan.stacks:
-                for scenario in plan.scenarios:
-                    record = dict(base, stack=stack_info(stack))
-                    try:
-                        record = run_one(plan, stack, scenario, run_number, cluster, roles, display,
-                                         tool_paths, record)
-                    except BenchError as error:
-                        # One stack failing to start or crashing does not end the run.
-                        record.update(scenario=scenario.name, run=run_number, failed=str(error).splitlines()[0],
-                                      stages=[], lost_writes=None, sql_per_request_by_endpoint={})
-                        console.print(f"[red]{stack.name} · {scenario.name}: {error}[/]")
-                    path = write_raw(plan.output, record)
-                    results.append(record)
-                    console.print(summary_line(record) + f"  [dim]{path.relative_to(paths.ROOT)}[/]"
-                                  if path.is_relative_to(paths.ROOT) else summary_line(record))
+                jobs += [(dict(base, stack=CEILING_DB if sc.tool == "k6" else CEILING_HTTP, kind="ceiling"), sc,
+                          run_ceiling) for sc in plan.scenarios]
+            jobs += [(dict(base, stack=stack_info(st)), sc, functools.partial(run_one, stack=st))
+                     for st in plan.stacks for sc in plan.scenarios]
+            for record, scenario, job in jobs:
+                try:
+                    record = job(plan=plan, scenario=scenario, run_number=run_number, cluster=cluster,
+                                 roles=roles, display=display, tool_paths=tool_paths, base=record)
+                except BenchError as error:
+                    # One stack failing to start or crashing does not end the run.
+                    record.update(scenario=scenario.name, run=run_number, failed=str(error).splitlines()[0],
+                                  stages=[], lost_writes=None, sql_per_request_by_endpoint={})
+                    console.print(f"[red]{record['stack']['name']} · {scenario.name}: {error}[/]")
+                path = write_raw(plan.output, record)
+                results.append(record)
+                where = f"  [dim]{path.relative_to(paths.ROOT)}[/]" if path.is_relative_to(paths.ROOT) else ""
+                console.print(summary_line(record) + where)
     return results
 
 

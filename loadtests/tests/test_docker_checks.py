@@ -1,5 +1,4 @@
 """The Docker path's checks: compose.yaml and the Dockerfiles, without Docker or the network."""
-import shutil
 import textwrap
 from pathlib import Path
 

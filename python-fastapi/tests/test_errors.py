@@ -1,0 +1,174 @@
+from collections.abc import AsyncIterator
+from typing import Any
+
+import pytest
+from httpx import AsyncClient
+
+from tests.utils import JSON, assert_problem, send_json
+
+pytestmark = pytest.mark.anyio
+
+MIB = 1024 * 1024
+
+
+def category_body_of_size(size: int) -> bytes:
+    """A category body of exactly `size` bytes whose name is far too long (a 422 once read)."""
+    head, tail = b'{"code":"X","name":"', b'"}'
+    return head + b"n" * (size - len(head) - len(tail)) + tail
+
+
+async def test_unknown_route_and_trailing_slash_are_404(client: AsyncClient) -> None:
+    assert_problem(await client.get("/nothing"), 404)
+    assert_problem(await client.get("/items/"), 404)
+
+
+@pytest.mark.parametrize(
+    ("method", "path", "allowed"),
+    [
+        ("DELETE", "/items", {"GET", "POST"}),
+        ("PATCH", "/items/abc", {"GET", "PUT", "DELETE"}),
+        ("POST", "/categories/1", {"GET", "PUT", "DELETE"}),
+        ("PUT", "/categories/1/items", {"GET"}),
+        ("POST", "/health", {"GET"}),
+    ],
+)
+async def test_wrong_method_is_405_with_allow(
+    client: AsyncClient, method: str, path: str, allowed: set[str]
+) -> None:
+    response = await client.request(method, path)
+
+    assert_problem(response, 405)
+    assert allowed <= {m.strip() for m in response.headers["allow"].split(",")}
+
+
+@pytest.mark.parametrize(
+    "path", ["/items/abc", "/items/1.5", "/items/99999999999999999999", "/items/+5", "/categories/%D9%A3"]
+)
+async def test_malformed_path_id_is_400(client: AsyncClient, path: str) -> None:
+    assert_problem(await client.get(path), 400)
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "page=",
+        "page=-1",
+        "page=x",
+        "size=0",
+        "size=101",
+        "size=",
+        "categoryId=",
+        "categoryId=1.5",
+        "categoryId=9223372036854775808",
+    ],
+)
+async def test_malformed_query_parameter_is_400(client: AsyncClient, query: str) -> None:
+    assert_problem(await client.get(f"/items?{query}"), 400)
+
+
+@pytest.mark.parametrize("content_type", [None, "text/plain", "application/xml"])
+async def test_write_without_json_content_type_is_415(client: AsyncClient, content_type: str | None) -> None:
+    headers = {"Content-Type": content_type} if content_type else {}
+
+    assert_problem(await client.post("/categories", content=b'{"code":"X","name":"y"}', headers=headers), 415)
+
+
+async def test_body_over_1_mib_is_413_also_chunked(client: AsyncClient) -> None:
+    assert_problem(
+        await client.post("/categories", content=category_body_of_size(MIB + 1), headers=JSON), 413
+    )
+
+    payload = category_body_of_size(MIB + 4096)
+
+    async def chunks() -> AsyncIterator[bytes]:
+        for start in range(0, len(payload), 65536):
+            yield payload[start : start + 65536]
+
+    response = await client.post("/categories", content=chunks(), headers=JSON)
+    assert "content-length" not in response.request.headers
+    assert_problem(response, 413)
+
+
+async def test_body_of_exactly_1_mib_is_read(client: AsyncClient) -> None:
+    assert_problem(
+        await client.post("/categories", content=category_body_of_size(MIB), headers=JSON), 422, {"name"}
+    )
+
+
+@pytest.mark.parametrize("raw", [b"", b"{", b'{"code": "X",}', b"NaN", b'{"code": "X"} x', b"\xff\xfe"])
+async def test_unparseable_json_is_400(client: AsyncClient, raw: bytes) -> None:
+    assert_problem(await client.post("/categories", content=raw, headers=JSON), 400)
+
+
+@pytest.mark.parametrize("body", [None, [], "x", 42])
+async def test_body_that_is_not_an_object_is_422_on_the_body(client: AsyncClient, body: Any) -> None:
+    assert_problem(await send_json(client, "POST", "/items", body), 422, {""})
+
+
+@pytest.mark.parametrize(
+    ("body", "fields"),
+    [
+        ({}, {"sku", "name", "price", "stock", "categoryId"}),
+        ({"sku": " \t\r\n", "name": "", "price": 1, "stock": 1, "categoryId": 1}, {"sku", "name"}),
+        ({"sku": "x" * 65, "name": 128, "price": 1, "stock": 1, "categoryId": 1}, {"sku", "name"}),
+        (
+            {"sku": "a", "name": "b", "price": "9.99", "stock": True, "categoryId": None},
+            {"price", "stock", "categoryId"},
+        ),
+        (
+            {"sku": "a", "name": "b", "price": 1.234, "stock": 1.5, "categoryId": -1},
+            {"price", "stock", "categoryId"},
+        ),
+        (
+            {"sku": "a", "name": "b", "price": -0.01, "stock": -1, "categoryId": "1"},
+            {"price", "stock", "categoryId"},
+        ),
+        (
+            {"sku": "a", "name": "b", "price": 100000000, "stock": 2**31, "categoryId": 2**63},
+            {"price", "stock", "categoryId"},
+        ),
+        (
+            {
+                "sku": "a\u0000",
+                "name": "b",
+                "price": 1,
+                "stock": 1,
+                "categoryId": 1,
+                "description": "x" * 16385,
+            },
+            {"sku", "description"},
+        ),
+    ],
+)
+async def test_invalid_fields_are_422_one_entry_each(
+    client: AsyncClient, body: dict[str, Any], fields: set[str]
+) -> None:
+    assert_problem(await send_json(client, "POST", "/items", body), 422, fields)
+
+
+async def test_checks_come_in_the_contract_order(client: AsyncClient) -> None:
+    # bad path id before Content-Type, Content-Type before size, size before JSON syntax.
+    assert_problem(await client.put("/items/abc", content=b"{", headers={"Content-Type": "text/plain"}), 400)
+    assert_problem(await client.put("/items/1", content=category_body_of_size(MIB + 1), headers={}), 415)
+    assert_problem(await client.put("/items/1", content=b"{" * (MIB + 1), headers=JSON), 413)
+    # invalid fields before an absent resource
+    assert_problem(await send_json(client, "PUT", "/items/999999999", {"sku": ""}), 422)
+
+
+async def test_avatar_redirects_with_302(client: AsyncClient) -> None:
+    seen = set()
+    for _ in range(50):
+        response = await client.get("/avatar")
+        assert response.status_code == 302
+        assert response.content == b""
+        location = response.headers["location"]
+        assert location.startswith("https://avatar.example.com/Renard-") and location.endswith(".png")
+        seen.add(int(location.removeprefix("https://avatar.example.com/Renard-").removesuffix(".png")))
+    assert seen <= set(range(1, 22)) and len(seen) > 5
+
+
+async def test_health_is_up(client: AsyncClient) -> None:
+    response = await client.get("/health")
+
+    assert response.status_code == 200
+    assert response.json() == {"status": "UP"}

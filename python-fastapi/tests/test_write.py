@@ -1,0 +1,116 @@
+from datetime import datetime
+from typing import Any
+
+import pytest
+from httpx import AsyncClient
+
+from tests.utils import assert_problem, send_json, unique
+
+pytestmark = pytest.mark.anyio
+
+
+async def test_item_lifecycle(client: AsyncClient, category: dict[str, Any]) -> None:
+    body = {
+        "sku": unique("L"),
+        "name": "lamp",
+        "price": 19.9,
+        "stock": 4,
+        "description": "bright",
+        "categoryId": category["id"],
+        "id": 1,
+        "updatedAt": "2000-01-01T00:00:00Z",
+        "color": "red",
+    }
+
+    created = await send_json(client, "POST", "/items", body)
+    assert created.status_code == 201
+    item = created.json()
+    assert created.headers["location"] == f"/items/{item['id']}"
+    assert item["id"] != 1 and not item["updatedAt"].startswith("2000")
+    assert item["price"] == 19.9
+    assert item["category"] == {"id": category["id"], "code": category["code"], "name": category["name"]}
+    assert (await client.get(f"/items/{item['id']}")).json() == item
+
+    # Full replacement: the omitted description becomes null; the item keeps its own sku.
+    replaced = await send_json(
+        client,
+        "PUT",
+        f"/items/{item['id']}",
+        {"sku": body["sku"], "name": "lamp 2", "price": 1.230, "stock": 0, "categoryId": 1},
+    )
+    assert replaced.status_code == 200
+    assert replaced.json()["description"] is None
+    assert replaced.json()["price"] == 1.23
+    assert replaced.json()["category"]["code"] == "CAT-0001"
+    assert datetime.fromisoformat(replaced.json()["updatedAt"]) > datetime.fromisoformat(item["updatedAt"])
+
+    assert (await client.delete(f"/items/{item['id']}")).status_code == 204
+    assert_problem(await client.get(f"/items/{item['id']}"), 404)
+    assert_problem(await client.delete(f"/items/{item['id']}"), 404)
+
+
+async def test_category_lifecycle(client: AsyncClient) -> None:
+    code = unique("C")
+    created = await send_json(client, "POST", "/categories", {"code": code, "name": "chairs"})
+    assert created.status_code == 201
+    category = created.json()
+    assert created.headers["location"] == f"/categories/{category['id']}"
+
+    replaced = await send_json(
+        client, "PUT", f"/categories/{category['id']}", {"code": code, "name": "stools"}
+    )
+    assert replaced.status_code == 200
+    assert replaced.json()["name"] == "stools"
+
+    deleted = await client.delete(f"/categories/{category['id']}")
+    assert deleted.status_code == 204
+    assert deleted.content == b""
+    assert_problem(await client.get(f"/categories/{category['id']}"), 404)
+
+
+async def test_taken_keys_are_409(client: AsyncClient, item: dict[str, Any]) -> None:
+    body = assert_problem(
+        await send_json(client, "POST", "/categories", {"code": "CAT-0001", "name": "x"}), 409
+    )
+    assert body["detail"] == "code CAT-0001 already exists"
+
+    taken_sku = {"sku": "SKU-000001", "name": "x", "price": 1, "stock": 1, "categoryId": item["categoryId"]}
+    assert_problem(await send_json(client, "POST", "/items", taken_sku), 409)
+    assert_problem(await send_json(client, "PUT", f"/items/{item['id']}", taken_sku), 409)
+    # Both a taken sku and an unknown category: the taken key is reported.
+    assert_problem(await send_json(client, "POST", "/items", {**taken_sku, "categoryId": 999999}), 409)
+
+
+async def test_unknown_category_on_an_item_write_is_422_on_category_id(
+    client: AsyncClient, item: dict[str, Any]
+) -> None:
+    body = {"sku": unique("U"), "name": "x", "price": 1, "stock": 1, "categoryId": 999999}
+
+    problem = assert_problem(await send_json(client, "POST", "/items", body), 422, {"categoryId"})
+    assert problem["detail"] == "category 999999 does not exist"
+    assert_problem(await send_json(client, "PUT", f"/items/{item['id']}", body), 422, {"categoryId"})
+    # An absent item is reported before what only the database can tell.
+    assert_problem(await send_json(client, "PUT", "/items/999999999", body), 404)
+
+
+async def test_category_with_items_cannot_be_deleted(client: AsyncClient, item: dict[str, Any]) -> None:
+    body = assert_problem(await client.delete(f"/categories/{item['categoryId']}"), 409)
+
+    assert body["detail"] == f"category {item['categoryId']} still has items"
+    assert (await client.get(f"/categories/{item['categoryId']}")).status_code == 200
+
+
+async def test_strings_are_stored_as_given(client: AsyncClient, category: dict[str, Any]) -> None:
+    name = "  Ünïcødé 🚀 " + "x" * 114  # 128 code points, more bytes
+    body = {
+        "sku": unique("S"),
+        "name": name,
+        "price": 0,
+        "stock": 2147483647,
+        "description": " \t",
+        "categoryId": category["id"],
+    }
+
+    created = (await send_json(client, "POST", "/items", body)).json()
+    assert (created["name"], created["description"], created["price"]) == (name, " \t", 0)
+    await client.delete(f"/items/{created['id']}")

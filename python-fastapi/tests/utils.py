@@ -1,0 +1,29 @@
+"""Helpers shared by the tests."""
+
+import json
+import uuid
+from typing import Any
+
+from httpx import AsyncClient, Response
+
+JSON = {"Content-Type": "application/json"}
+
+
+def unique(prefix: str) -> str:
+    return f"{prefix}-{uuid.uuid4().hex[:12]}"
+
+
+async def send_json(client: AsyncClient, method: str, path: str, body: Any) -> Response:
+    return await client.request(method, path, content=json.dumps(body), headers=JSON)
+
+
+def assert_problem(response: Response, status: int, fields: set[str] | None = None) -> dict[str, Any]:
+    assert response.status_code == status, response.text
+    assert response.headers["content-type"] == "application/problem+json"
+    body = response.json()
+    assert body["type"] == "about:blank"
+    assert body["status"] == status
+    assert body["title"] and body["detail"]
+    if fields is not None:
+        assert {error["field"] for error in body["errors"]} == fields, body["errors"]
+    return body
