@@ -45,7 +45,9 @@ def parse_pgbench(text: str) -> dict:
     return {
         "rps": float(tps.group(1)),
         "requests": int(done.group(1)) if done else None,
-        "latency_ms": {"avg": float(latency.group(1))} if latency else None,
+        # pgbench reports only the mean; the percentiles stay unknown rather than invented.
+        "latency_ms": {"avg": float(latency.group(1)), "p50": None, "p95": None, "p99": None, "max": None}
+        if latency else None,
         "error_count": int(failed.group(1)) if failed else 0,
     }
 

@@ -213,15 +213,18 @@ def measure_stage(run_stage, roles: Roles, statements: Statements) -> dict:
     wall = time.monotonic() - started
     sql = statements.total() - sql_before
     requests = stage["requests"] or 0
+    # CPU and SQL are counted over the whole load-generator run, ramp included: divide by all
+    # the requests it sent, not only the steady phase's.
+    sent = stage.pop("requests_sent", None) or requests
     stage["sql_statements"] = sql
-    stage["sql_per_request"] = sql / requests if requests else None
+    stage["sql_per_request"] = sql / sent if sent else None
     stage["mean_response_bytes"] = (stage["bytes_received"] / requests
                                     if requests and stage.get("bytes_received") else None)
     if roles.app is not None:
         app_cpu = roles.app.cpu_seconds() - cpu_before
         gen_share = (roles.loadgen.cpu_seconds() - gen_before) / wall / cpu_count(roles.split.loadgen)
         stage["app_cpu_s"] = app_cpu
-        stage["cpu_ms_per_request"] = app_cpu * 1000 / requests if requests else None
+        stage["cpu_ms_per_request"] = app_cpu * 1000 / sent if sent else None
         stage["app_peak_memory_bytes"] = roles.app.memory_peak_bytes()
         stage["loadgen_cpu_share"] = gen_share
         stage["client_bound"] = gen_share >= CLIENT_BOUND_SHARE
@@ -309,6 +312,7 @@ def run_one(*, plan: Plan, stack: Stack, scenario: Scenario, run_number: int, cl
                     holder["writes"] = data["writes"]
                     (figures,) = data["stages"]
                     figures["duration_s"] = data["stage_seconds"]
+                    figures["requests_sent"] = data["total_requests"]
                     return figures
 
                 stages.append(measure_stage(one, roles, statements))
@@ -361,7 +365,7 @@ def run_one(*, plan: Plan, stack: Stack, scenario: Scenario, run_number: int, cl
     return result
 
 
-CEILING_DB = {"name": "ceiling-db", "display": "database ceiling (pgbench)", "language": "SQL",
+CEILING_DB = {"name": "ceiling-db", "display": "database ceiling (pgbench, as many connections as DB_POOL_SIZE)", "language": "SQL",
               "language_version": "", "framework": "pgbench", "framework_version": "", "server": "PostgreSQL",
               "data_access": "the scenario's SQL, prepared"}
 CEILING_HTTP = {"name": "ceiling-http", "display": "HTTP ceiling (nginx return 302)", "language": "C",
@@ -399,13 +403,20 @@ def run_ceiling(*, plan: Plan, scenario: Scenario, run_number: int, cluster: Clu
                     figures["requests"] = round(figures["rps"] * seconds)
                 return figures
 
+            # Every stack reaches PostgreSQL through at most DB_POOL_SIZE connections, whatever the
+            # number of VUs: the ceiling is what the database does through as many.
+            clients = int(stacks.DEFAULT_POOL_SIZE)
             display.update(f"{label}: warm-up")
-            pgbench_run(scenario.stages[0], timing["warmup"], "warmup")
+            pgbench_run(clients, timing["warmup"], "warmup")
             stages = []
             for vus in scenario.stages:
-                display.update(f"{label}: pgbench at {vus} clients")
-                stages.append(measure_stage(lambda vus=vus: pgbench_run(vus, timing["stage"], str(vus)),
-                                            roles, statements))
+                display.update(f"{label}: pgbench, {clients} clients (stage {vus})")
+                stage = measure_stage(lambda vus=vus: pgbench_run(clients, timing["stage"], str(vus)),
+                                      roles, statements)
+                # The app's cgroup is idle during pgbench: its figures would read as zero cost.
+                stage.update(vus=vus, db_clients=clients, app_cpu_s=None, cpu_ms_per_request=None,
+                             app_peak_memory_bytes=None)
+                stages.append(stage)
         else:
             nginx, base_url = ceilings.start_nginx(roles.prefix("app"), stacks.free_port())
             result["startup_s"] = 0.0

@@ -55,7 +55,7 @@ tps = 10237.316 (without initial connection time)
 
 def test_parse_pgbench():
     figures = ceilings.parse_pgbench(PGBENCH_OUTPUT)
-    assert figures == {"rps": 10237.316, "requests": 40960, "latency_ms": {"avg": 5.861}, "error_count": 0}
+    assert figures == {"rps": 10237.316, "requests": 40960, "latency_ms": {"avg": 5.861, "p50": None, "p95": None, "p99": None, "max": None}, "error_count": 0}
     with pytest.raises(ValueError):
         ceilings.parse_pgbench("connection refused")
 
@@ -82,3 +82,30 @@ def test_quick_profile_of_seven_stacks_is_about_half_an_hour():
     plan = measure.Plan([object()] * 7, list(scenarios.SCENARIOS.values()), "quick", 1,
                         measure.CpuSplit.default(2), None)
     assert 20 * 60 < plan.estimate_seconds() < 45 * 60
+
+
+OHA_OUTPUT = {
+    "summary": {"successRate": 1.0, "total": 0.0549, "slowest": 0.0025, "fastest": 1.4e-05,
+                "average": 0.00026, "requestsPerSec": 36436.9, "totalData": 0, "sizePerRequest": 0},
+    "latencyPercentiles": {"p50": 0.000182, "p95": 0.000847, "p99": 0.001575, "p99.9": 0.0025},
+    "statusCodeDistribution": {"302": 1995, "503": 2},
+    "errorDistribution": {"connection closed before message completed": 3},
+}
+
+
+def test_parse_oha(tmp_path):
+    path = tmp_path / "oha.json"
+    path.write_text(json.dumps(OHA_OUTPUT))
+    stage = loadgen.parse_oha(path, expected_status=302)
+    assert stage["requests"] == 2000 and stage["rps"] == 36436.9
+    assert stage["errors"] == {"503": 2, "0": 3} and stage["error_count"] == 5
+    assert stage["latency_ms"]["p99"] == pytest.approx(1.575) and stage["latency_ms"]["max"] == pytest.approx(2.5)
+
+
+def test_oha_command_never_follows_redirects(tmp_path):
+    command = loadgen.oha_command(tmp_path / "oha", "http://127.0.0.1:1/avatar", requests=10, connections=2,
+                                  output=tmp_path / "o.json")
+    assert "--redirect 0" in command and "--output-format json" in command and "-q" not in command
+    open_model = loadgen.oha_command(tmp_path / "oha", "http://x/avatar", requests=10, connections=2,
+                                     output=tmp_path / "o.json", rate=500)
+    assert "-q 500 --latency-correction" in open_model
