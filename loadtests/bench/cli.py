@@ -261,16 +261,24 @@ def test(impls: tuple[str, ...], smoke: bool) -> None:
 @click.argument("impls", nargs=-1, metavar="[IMPL]...")
 @click.option("--scenario", "scenario_names", multiple=True, metavar="S",
               help="read-heavy, join-filter, mixed, heavy-body or avatar (repeatable; all by default).")
-@click.option("--profile", type=click.Choice(["smoke", "quick", "full"]), default="quick", show_default=True,
+@click.option("--profile", type=click.Choice(["smoke", "quick", "full", "soak"]), default="quick",
+              show_default=True,
               help="smoke: seconds, proves the pipeline, publishes nothing; quick: short stages; "
-                   "full: the original study's 10-minute stages with 60 s ramps.")
+                   "full: the original study's 10-minute stages with 60 s ramps; soak: the mixed "
+                   "scenario for 10 minutes at 50 VUs, failing a stack whose memory keeps growing.")
+@click.option("--mem-ladder", is_flag=True,
+              help="Step the app's memory cap down (512, 256, 128, 64, 32 MiB) on the avatar and "
+                   "join-filter scenarios; record the smallest cap served without errors.")
+@click.option("--fault", type=click.Choice(["db-restart"]),
+              help="db-restart: stop PostgreSQL a third into the mixed scenario's first stage and "
+                   "start it again; the stack must answer 503s, recover within 5 s, lose no write.")
 @click.option("--repeat", type=click.IntRange(1, 20), default=1, show_default=True,
               help="Runs per stack × scenario; results show the median with min–max.")
 @click.option("--app-cpus", metavar="LIST", help="CPU set of the application (default 0).")
 @click.option("--db-cpus", metavar="LIST", help="CPU set of PostgreSQL (default 1).")
 @click.option("--loadgen-cpus", metavar="LIST", help="CPU set of k6/oha (default 1 on 2 cores, 2-N on more).")
 @click.option("--yes", is_flag=True, help="Do not ask before a run estimated at over an hour.")
-def run(impls, scenario_names, profile, repeat, app_cpus, db_cpus, loadgen_cpus, yes):
+def run(impls, scenario_names, profile, repeat, mem_ladder, fault, app_cpus, db_cpus, loadgen_cpus, yes):
     """Benchmark stacks (all by default) and write the raw results and results.md.
 
     For each stack × scenario × run: reset the database, start the stack in its cgroup
@@ -287,6 +295,10 @@ def run(impls, scenario_names, profile, repeat, app_cpus, db_cpus, loadgen_cpus,
     unknown = [s for s in scenario_names if s not in scenarios.SCENARIOS]
     if unknown:
         raise BenchError(f"unknown scenario {', '.join(unknown)}: choose from {', '.join(scenarios.SCENARIOS)}")
+    if profile == "soak" or fault:
+        scenario_names = scenario_names or (scenarios.SOAK_SCENARIO,)
+    elif mem_ladder:
+        scenario_names = scenario_names or measure.LADDER_SCENARIOS
     chosen = [scenarios.SCENARIOS[s] for s in (scenario_names or scenarios.SCENARIOS)]
     split = measure.CpuSplit.default(os.cpu_count() or 1)
     split = measure.CpuSplit(app=app_cpus or split.app, postgres=db_cpus or split.postgres,
@@ -298,8 +310,9 @@ def run(impls, scenario_names, profile, repeat, app_cpus, db_cpus, loadgen_cpus,
             raise BenchError(f"--{role}-cpus {cpus!r} is not a CPU list like 0 or 2-3") from None
     published = profile != "smoke"
     output = paths.ROOT / "results" if published else paths.HOME / "results"
-    plan = measure.Plan(selected, chosen, profile, repeat, split, output)
-    estimate = plan.estimate_seconds()
+    plan = measure.Plan(selected, chosen, profile, repeat, split, output, fault=fault,
+                        ceilings=not (mem_ladder or fault or profile == "soak"))
+    estimate = plan.estimate_seconds() * (len(measure.MEM_LADDER_MIB) if mem_ladder else 1)
     console.print(f"{len(selected)} stack(s) × {len(chosen)} scenario(s) × {repeat} run(s), profile {profile}: "
                   f"about {estimate / 60:.0f} min")
     if estimate > 3600 and not yes and sys.stdin.isatty():
@@ -308,23 +321,30 @@ def run(impls, scenario_names, profile, repeat, app_cpus, db_cpus, loadgen_cpus,
         with console.status("preparing the database"):
             cluster = postgres.ready_cluster()
         started = time.monotonic()
-        results = measure.execute(plan, cluster)
-        raw = output / "raw" / profile
+        results = (measure.execute_ladder if mem_ladder else measure.execute)(plan, cluster)
+        # results.md is the quick (or full) profile's; ladder, soak and fault runs add sections to it.
+        main_profile = profile if profile in ("smoke", "quick", "full") else "quick"
+        raw = output / "raw" / main_profile
         target = paths.ROOT / "results.md" if published else output / "results.md"
-        report.render(raw, target, output, analysis=paths.ROOT / "results" / "analysis.md" if published else None)
-        failed = [r for r in results if r.get("failed")]
-        errors = sum(s["error_count"] for r in results for s in r["stages"])
-        lost = sum((r.get("lost_writes") or {}).get("lost_writes", 0) for r in results)
-        console.print(f"done in {(time.monotonic() - started) / 60:.1f} min: {len(results)} runs, "
-                      f"{len(failed)} failed, {errors} unexpected statuses, {lost} lost writes; "
-                      f"report {target.relative_to(paths.ROOT) if target.is_relative_to(paths.ROOT) else target}")
-        if failed or lost:
+        if any(raw.glob("*.json")):
+            report.render(raw, target, output,
+                          analysis=paths.ROOT / "results" / "analysis.md" if published else None)
+        else:
+            target = raw.parent
+            console.print(f"results.md is rendered once a {main_profile} run exists; raw results are in {target}")
+        verdict = measure.verdict(results, ladder=mem_ladder)
+        where = target.relative_to(paths.ROOT) if target.is_relative_to(paths.ROOT) else target
+        console.print(f"done in {(time.monotonic() - started) / 60:.1f} min: {verdict.summary}; report {where}")
+        for problem in verdict.problems:
+            console.print(f"  [red]{problem}[/]")
+        if verdict.problems:
             sys.exit(1)
 
 
 @cli.command("report")
 @click.option("--profile", type=click.Choice(["smoke", "quick", "full"]), default="quick", show_default=True,
-              help="Which profile's raw results to render.")
+              help="Which profile's raw results to render (memory-ladder, soak and fault results are "
+                   "added as sections).")
 def report_command(profile):
     """Render results.md and its charts from the raw JSON files (never edit results.md by hand).
 

@@ -2,16 +2,19 @@
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import json
 import os
 import statistics
+import threading
 import time
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
 
 import httpx
+import psycopg
 from rich.console import Console
 from rich.live import Live
 from rich.table import Table
@@ -60,7 +63,9 @@ class Plan:
     repeat: int
     split: CpuSplit
     output: Path
+    fault: str | None = None
     ceilings: bool = True
+    mem_ladder_mib: int | None = None
     warnings: list[str] = field(default_factory=list)
 
     def estimate_seconds(self) -> float:
@@ -128,9 +133,19 @@ class Statements:
     """SQL statements executed in the working database, from pg_stat_statements."""
 
     def __init__(self, cluster: Cluster) -> None:
+        self.cluster = cluster
         self.conn = cluster.connect()
 
     def total(self) -> int:
+        try:
+            return self._total()
+        except psycopg.OperationalError:
+            # PostgreSQL was restarted under us (the db-restart fault); its statistics survive it.
+            self.conn.close()
+            self.conn = self.cluster.connect()
+            return self._total()
+
+    def _total(self) -> int:
         row = self.conn.execute(
             "SELECT coalesce(sum(calls), 0) FROM pg_stat_statements s JOIN pg_database d ON d.oid = s.dbid "
             "WHERE d.datname = 'bench'").fetchone()
@@ -200,6 +215,79 @@ def run_load(command: str, log: Path, display: Display, timeout_s: float) -> int
     return proc.returncode
 
 
+class MemorySampler:
+    """The app's memory every few seconds while a stage runs, for the soak's growth check."""
+
+    INTERVAL_S = 2.0
+
+    def __init__(self, group: cgroups.Group, started: float) -> None:
+        self.group, self.started = group, started
+        self.samples: list[list[float]] = []
+        self.done = threading.Event()
+        self.thread = threading.Thread(target=self._run, daemon=True)
+        self.thread.start()
+
+    def _run(self) -> None:
+        while not self.done.wait(self.INTERVAL_S):
+            try:
+                self.samples.append([round(time.monotonic() - self.started, 1), self.group.memory_bytes()])
+            except OSError:
+                return
+
+    def stop(self) -> list[list[float]]:
+        self.done.set()
+        self.thread.join()
+        return self.samples
+
+
+def memory_growth(samples: list[list[float]]) -> dict | None:
+    """Whether memory keeps growing: the last quarter's peak against the second quarter's
+    (the first is warm-up). Garbage-collected runtimes saw-tooth, so peaks, not means; a stack
+    "keeps growing" when the later peak is over 10% and over 8 MiB higher."""
+    if len(samples) < 8:
+        return None
+    quarter = len(samples) // 4
+    second = max(b for _, b in samples[quarter:2 * quarter])
+    last = max(b for _, b in samples[3 * quarter:])
+    return {"second_quarter_peak_bytes": int(second), "last_quarter_peak_bytes": int(last),
+            "growing": last > second * 1.10 and last - second > 8 << 20}
+
+
+class DatabaseRestart:
+    """The db-restart fault: stops PostgreSQL partway into a stage, starts it again after an
+    outage, and times how long the stack takes to answer a data request again."""
+
+    def __init__(self, cluster: Cluster, roles: Roles, base_url: str, *, at_s: float, outage_s: float) -> None:
+        self.cluster, self.roles, self.base_url = cluster, roles, base_url
+        self.at_s, self.outage_s = at_s, outage_s
+        self.report: dict = {"stopped_at_s": at_s, "outage_s": outage_s, "recovered_within_s": None}
+        self.thread = threading.Thread(target=self._run, daemon=True)
+        self.thread.start()
+
+    def _run(self) -> None:
+        time.sleep(self.at_s)
+        self.cluster.stop()
+        time.sleep(self.outage_s)
+        self.cluster.start()
+        self.roles.place_postgres(self.cluster)
+        back = time.monotonic()
+        with httpx.Client(base_url=self.base_url, timeout=10) as client:
+            while time.monotonic() - back < 60:
+                try:
+                    if client.get("/items/1").status_code == 200:
+                        self.report["recovered_within_s"] = round(time.monotonic() - back, 2)
+                        return
+                except httpx.HTTPError:
+                    pass
+                time.sleep(0.1)
+
+    def finish(self) -> dict:
+        self.thread.join()
+        if not self.cluster.running():
+            self.cluster.start()  # never leave the cluster down, whatever happened
+        return self.report
+
+
 def measure_stage(run_stage, roles: Roles, statements: Statements) -> dict:
     """Runs one stage (a callable returning its load-generator figures) and adds the app's
     CPU, memory and SQL deltas measured around it."""
@@ -209,8 +297,14 @@ def measure_stage(run_stage, roles: Roles, statements: Statements) -> dict:
         oom_before = roles.app.oom_kills()
     sql_before = statements.total()
     started = time.monotonic()
-    stage = run_stage()
+    sampler = MemorySampler(roles.app, started) if roles.app is not None else None
+    try:
+        stage = run_stage()
+    finally:
+        samples = sampler.stop() if sampler else []
     wall = time.monotonic() - started
+    stage["memory_samples"] = samples
+    stage["memory_growth"] = memory_growth(samples)
     sql = statements.total() - sql_before
     requests = stage["requests"] or 0
     # CPU and SQL are counted over the whole load-generator run, ramp included: divide by all
@@ -303,8 +397,13 @@ def run_one(*, plan: Plan, stack: Stack, scenario: Scenario, run_number: int, cl
             display.update(f"{label}: warm-up ({timing['warmup']} s, not counted)")
             writes = [k6_stage("warmup")["writes"]]
             stages = []
-            for vus in scenario.stages:
+            fault = None
+            for index, vus in enumerate(scenario.stages[:1] if plan.profile == "soak" else scenario.stages):
                 display.update(f"{label}: {vus} VUs")
+                if index == 0 and plan.fault == "db-restart" and scenario.writes:
+                    fault = DatabaseRestart(cluster, roles, running.base_url,
+                                            at_s=timing["ramp"] + timing["stage"] / 3,
+                                            outage_s=min(10.0, timing["stage"] / 4))
                 holder = {}
 
                 def one(vus=vus):
@@ -317,6 +416,10 @@ def run_one(*, plan: Plan, stack: Stack, scenario: Scenario, run_number: int, cl
 
                 stages.append(measure_stage(one, roles, statements))
                 writes.append(holder["writes"])
+                if fault is not None and index == 0:
+                    result["fault"] = fault.finish()
+                    display.update(f"{label}: database restarted; "
+                                   f"recovered in {result['fault']['recovered_within_s']} s")
         else:
             stages = avatar_stages(url=running.base_url + "/avatar", name=f"{stack.name}-{scenario.name}",
                                    label=label, plan=plan, scenario=scenario, roles=roles, display=display,
@@ -444,16 +547,22 @@ def stack_info(stack: Stack) -> dict:
 
 def write_raw(output: Path, result: dict) -> Path:
     """Writes atomically: a Ctrl-C never leaves half a result file behind."""
-    directory = output / "raw" / result["profile"]
+    ladder = result.get("mem_ladder_mib")
+    suffix = "-mem-ladder" if ladder else "-fault" if result.get("fault_kind") else ""
+    directory = output / "raw" / (result["profile"] + suffix)
     directory.mkdir(parents=True, exist_ok=True)
-    target = directory / f"{result['stack']['name']}--{result['scenario']}--run{result['run']}.json"
+    step = f"--mem{ladder}" if ladder else ""
+    target = directory / f"{result['stack']['name']}--{result['scenario']}{step}--run{result['run']}.json"
     partial = target.with_suffix(".json.partial")
     partial.write_text(json.dumps(result, indent=2) + "\n")
     partial.replace(target)
     return target
 
 
-def execute(plan: Plan, cluster: Cluster) -> list[dict]:
+def _prepare(plan: Plan) -> tuple[dict[str, Path], dict]:
+    """The load generators, the stacks' builds, and the caps of compose.yaml."""
+    from bench.docker_checks import caps as compose_caps
+
     needed = {s.tool for s in plan.scenarios}
     tool_paths = {}
     for tool in tools.TOOLS:
@@ -463,15 +572,47 @@ def execute(plan: Plan, cluster: Cluster) -> list[dict]:
     for stack in plan.stacks:
         with console.status(f"building {stack.name}"):
             stacks.build(stack)
+    return tool_paths, compose_caps(paths.ROOT)
 
-    from bench.docker_checks import caps as compose_caps
 
-    caps = compose_caps(paths.ROOT)
+def execute(plan: Plan, cluster: Cluster) -> list[dict]:
+    tool_paths, caps = _prepare(plan)
     roles = Roles(plan.split, caps, plan.warnings)
     try:
         return _execute(plan, cluster, roles, caps, tool_paths)
     finally:
         roles.close()
+
+
+MEM_LADDER_MIB = (512, 256, 128, 64, 32)
+LADDER_SCENARIOS = ("avatar", "join-filter")
+
+
+def step_failed(record: dict) -> bool:
+    return bool(record.get("failed")) or any(s["error_count"] or s.get("oom") for s in record["stages"])
+
+
+def execute_ladder(plan: Plan, cluster: Cluster) -> list[dict]:
+    """Steps each stack's memory cap down the ladder until it no longer serves without errors."""
+    if not cgroups.Cgroups().available:
+        raise BenchError("the memory ladder needs writable cgroups (cgroup v1 or v2 with the memory "
+                         "controller, as root); none here")
+    tool_paths, caps = _prepare(plan)
+    results = []
+    for stack in plan.stacks:
+        for mib in MEM_LADDER_MIB:
+            step_caps = dict(caps, app=dict(caps["app"], mem_bytes=mib << 20))
+            step = dataclasses.replace(plan, stacks=[stack], ceilings=False, mem_ladder_mib=mib)
+            roles = Roles(plan.split, step_caps, plan.warnings)
+            try:
+                records = _execute(step, cluster, roles, step_caps, tool_paths)
+            finally:
+                roles.close()
+            results += records
+            if any(step_failed(r) for r in records):
+                console.print(f"{stack.name}: stops serving cleanly at {mib} MiB; smaller caps not tried")
+                break
+    return results
 
 
 def _execute(plan: Plan, cluster: Cluster, roles: Roles, caps: dict, tool_paths: dict[str, Path]) -> list[dict]:
@@ -488,6 +629,10 @@ def _execute(plan: Plan, cluster: Cluster, roles: Roles, caps: dict, tool_paths:
         "cgroups": roles.cg.version,
         "warnings": list(plan.warnings),
     }
+    if plan.mem_ladder_mib is not None:
+        base["mem_ladder_mib"] = plan.mem_ladder_mib
+    if plan.fault is not None:
+        base["fault_kind"] = plan.fault
     results = []
     display = Display(plan)
     roles.place_postgres(cluster)
@@ -535,3 +680,43 @@ def summary_line(record: dict) -> str:
 def median(values: list[float]) -> float | None:
     values = [v for v in values if v is not None]
     return statistics.median(values) if values else None
+
+
+@dataclass
+class Verdict:
+    summary: str
+    problems: list[str]
+
+
+def verdict(results: list[dict], *, ladder: bool = False) -> Verdict:
+    """What a run must not have: a stack that failed (outside the memory ladder, where failing
+    is how the ladder ends), lost writes, memory that keeps growing, a fault not survived."""
+    problems = []
+    for r in results:
+        name = f"{r['stack']['name']} · {r['scenario']}" + (f" · {r['mem_ladder_mib']} MiB" if ladder else "")
+        if r.get("failed") and not ladder:
+            problems.append(f"{name}: {r['failed']}")
+        lost = (r.get("lost_writes") or {}).get("lost_writes", 0)
+        if lost:
+            problems.append(f"{name}: {lost} lost writes")
+        for stage in r["stages"]:
+            if (stage.get("memory_growth") or {}).get("growing") and r["profile"] == "soak":
+                g = stage["memory_growth"]
+                problems.append(f"{name}: memory keeps growing ({g['second_quarter_peak_bytes'] >> 20} MiB → "
+                                f"{g['last_quarter_peak_bytes'] >> 20} MiB)")
+        fault = r.get("fault")
+        if fault is not None:
+            recovered = fault["recovered_within_s"]
+            if recovered is None or recovered > 5:
+                problems.append(f"{name}: not serving again within 5 s of PostgreSQL's restart ({recovered})")
+            other = {k: v for s in r["stages"] for k, v in s["errors"].items() if k != "503"}
+            if other:
+                problems.append(f"{name}: statuses other than 503 during the outage: {other}")
+            slowest = max(((s.get("latency_ms") or {}).get("max") or 0) for s in r["stages"])
+            if slowest > 10_000:
+                problems.append(f"{name}: a request hung for {slowest / 1000:.1f} s during the outage")
+    errors = sum(s["error_count"] for r in results for s in r["stages"])
+    lost = sum((r.get("lost_writes") or {}).get("lost_writes", 0) for r in results)
+    failed = sum(1 for r in results if r.get("failed"))
+    summary = f"{len(results)} runs, {failed} failed, {errors} unexpected statuses, {lost} lost writes"
+    return Verdict(summary, problems)

@@ -116,6 +116,11 @@ def render(raw_dir: Path, out_md: Path, charts_dir: Path, analysis: Path | None 
         cells_by_scenario[scenario] = cells
         lines += scenario_section(scenario, cells, ceiling)
     lines += memory_section(cells_by_scenario)
+    for directory, section in ((raw_dir.parent / f"{raw_dir.name}-mem-ladder", ladder_section),
+                               (raw_dir.parent / "soak", soak_section),
+                               (raw_dir.parent / f"{raw_dir.name}-fault", fault_section)):
+        if directory.is_dir() and any(directory.glob("*.json")):
+            lines += section(load(directory))
     charts = draw_charts(cells_by_scenario, charts_dir)
     if charts:
         lines += ["## Charts", ""]
@@ -239,6 +244,79 @@ def memory_section(cells_by_scenario: dict[str, list[Cell]]) -> list[str]:
         idle, peak, startup = spread(e["idle"]), [p for p in e["peak"] if p is not None], spread(e["startup"])
         lines.append(f"| {name} | {fmt(idle[0] if idle else None, 0, MIB)} | {fmt(max(peak) if peak else None, 0, MIB)} "
                      f"| {fmt(startup[0] if startup else None, 2)} |")
+    return lines + [""]
+
+
+def ladder_section(records: list[dict]) -> list[str]:
+    """The memory ladder: requests/s at each cap, and the smallest cap served with no error."""
+    steps = sorted({r["mem_ladder_mib"] for r in records}, reverse=True)
+    scenarios = sorted({r["scenario"] for r in records})
+    by_key = {(r["stack"]["name"], r["scenario"], r["mem_ladder_mib"]): r for r in records}
+    lines = ["## Memory ladder", "",
+             "The app's memory cap stepped down; each cell is requests/s at the highest stage, or why it "
+             "failed. A stack that fails a step is not tried below it.", "",
+             "| stack | scenario | " + " | ".join(f"{m} MiB" for m in steps) + " | smallest clean cap |",
+             "|" + " --- |" * (len(steps) + 3)]
+    for name in sorted({r["stack"]["name"] for r in records}):
+        for scenario in scenarios:
+            cells, smallest = [], None
+            for mib in steps:
+                r = by_key.get((name, scenario, mib))
+                if r is None:
+                    cells.append("")
+                elif r.get("failed"):
+                    cells.append("failed to serve")
+                elif any(s.get("oom") for s in r["stages"]):
+                    cells.append("OOM-killed")
+                elif any(s["error_count"] for s in r["stages"]):
+                    cells.append(f"{sum(s['error_count'] for s in r['stages'])} errors")
+                else:
+                    cells.append(fmt(r["stages"][-1]["rps"]))
+                    smallest = mib
+            lines.append(f"| {name} | {scenario} | " + " | ".join(cells) + f" | {f'{smallest} MiB' if smallest else '–'} |")
+    return lines + [""]
+
+
+def soak_section(records: list[dict]) -> list[str]:
+    lines = ["## Soak", "",
+             "The mixed scenario for 10 minutes at one concurrency; memory is sampled every 2 s. A stack "
+             "keeps growing when its last quarter's peak exceeds its second quarter's by over 10% and 8 MiB.",
+             "", "| stack | VUs | req/s | errors | memory, 2nd quarter peak MiB | last quarter peak MiB | verdict |",
+             "| --- | --- | --- | --- | --- | --- | --- |"]
+    for r in sorted(records, key=lambda r: r["stack"]["name"]):
+        if r.get("failed"):
+            lines.append(f"| {r['stack']['name']} | | | | | | failed: {r['failed']} |")
+            continue
+        for stage in r["stages"]:
+            growth = stage.get("memory_growth") or {}
+            verdict = "–" if not growth else ("keeps growing" if growth["growing"] else "flat")
+            lines.append(f"| {r['stack']['name']} | {stage['vus']} | {fmt(stage['rps'])} | {stage['error_count']} | "
+                         f"{fmt(growth.get('second_quarter_peak_bytes'), 0, MIB)} | "
+                         f"{fmt(growth.get('last_quarter_peak_bytes'), 0, MIB)} | {verdict} |")
+    return lines + [""]
+
+
+def fault_section(records: list[dict]) -> list[str]:
+    lines = ["## PostgreSQL restarted under load", "",
+             "The mixed scenario with PostgreSQL stopped a third into its first stage and started again. "
+             "Requests during the outage must be answered (503), the stack must serve again within 5 s "
+             "without a restart, and no write that got a 2xx may be lost.", "",
+             "| stack | outage s | 503s | other errors | slowest ms | serving again after s | lost writes |",
+             "| --- | --- | --- | --- | --- | --- | --- |"]
+    for r in sorted(records, key=lambda r: r["stack"]["name"]):
+        if r.get("failed"):
+            lines.append(f"| {r['stack']['name']} | | | | | | failed: {r['failed']} |")
+            continue
+        fault = r.get("fault") or {}
+        errors = defaultdict(int)
+        for stage in r["stages"]:
+            for status, n in stage["errors"].items():
+                errors[status] += n
+        other = sum(n for status, n in errors.items() if status != "503")
+        slowest = max(((s.get("latency_ms") or {}).get("max") or 0) for s in r["stages"]) if r["stages"] else None
+        lost = (r.get("lost_writes") or {}).get("lost_writes")
+        lines.append(f"| {r['stack']['name']} | {fault.get('outage_s', '–')} | {errors.get('503', 0)} | {other} | "
+                     f"{fmt(slowest)} | {fault.get('recovered_within_s', '–')} | {fmt(lost)} |")
     return lines + [""]
 
 

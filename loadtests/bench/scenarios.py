@@ -15,7 +15,7 @@ from typing import Callable
 
 import httpx
 
-PROFILES = ("smoke", "quick", "full")
+PROFILES = ("smoke", "quick", "full", "soak")
 
 # Seconds; mirrors PROFILES in loadtests/k6/lib/common.js (the scripts are the source of truth
 # for k6; these are for the time estimate and the oha runs).
@@ -23,12 +23,15 @@ TIMING = {
     "smoke": {"warmup": 3, "ramp": 1, "stage": 4},
     "quick": {"warmup": 10, "ramp": 2, "stage": 12},
     "full": {"warmup": 60, "ramp": 60, "stage": 600},
+    "soak": {"warmup": 30, "ramp": 1, "stage": 600},
 }
+# The soak profile: the mixed scenario at its first stage's concurrency, one long stage.
+SOAK_SCENARIO = "mixed"
 
 # oha: requests per run, as in the original article (100,000 at 10 connections), and the
 # warm-up runs before it (a JIT needs two or three such runs to settle).
-OHA_REQUESTS = {"smoke": 2_000, "quick": 100_000, "full": 100_000}
-OHA_WARMUPS = {"smoke": (500,), "quick": (30_000,), "full": (100_000, 100_000, 100_000)}
+OHA_REQUESTS = {"smoke": 2_000, "quick": 100_000, "full": 100_000, "soak": 100_000}
+OHA_WARMUPS = {"smoke": (500,), "quick": (30_000,), "full": (100_000, 100_000, 100_000), "soak": (30_000,)}
 
 Probe = Callable[[httpx.Client], httpx.Response]
 

@@ -2,7 +2,7 @@
 // response, and a handleSummary that writes per-stage, per-endpoint figures as JSON.
 //
 // Environment: BASE_URL (default http://127.0.0.1:8080), PROFILE (smoke | quick | full, default
-// quick), STAGE (run one stage only: its VU count, or "warmup"), SUMMARY (the JSON file to write,
+// quick; soak), STAGE (run one stage only: its VU count, or "warmup"), SUMMARY (the JSON file to write,
 // default k6-<scenario>.json).
 import http from 'k6/http';
 import { Counter } from 'k6/metrics';
@@ -15,6 +15,8 @@ const PROFILES = {
   smoke: { warmup: 3, ramp: 1, stage: 4 },
   quick: { warmup: 10, ramp: 2, stage: 12 },
   full: { warmup: 60, ramp: 60, stage: 600 },
+  // One long steady stage (the runner runs only the first), to see whether memory keeps growing.
+  soak: { warmup: 30, ramp: 1, stage: 600 },
 };
 
 // Statuses counted one by one when a request did not get the one it expects; 0 is a transport error.

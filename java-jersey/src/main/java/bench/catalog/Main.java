@@ -1,0 +1,133 @@
+package bench.catalog;
+
+import bench.catalog.data.Database;
+import bench.catalog.errors.ProblemErrorPages;
+import bench.catalog.http.CatalogApplication;
+import bench.catalog.http.Json;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.logging.Level;
+import java.util.logging.LogManager;
+import java.util.logging.Logger;
+import org.glassfish.grizzly.http.server.HttpServer;
+import org.glassfish.grizzly.http.server.NetworkListener;
+import org.glassfish.grizzly.http.server.ServerConfiguration;
+import org.glassfish.grizzly.threadpool.ThreadPoolConfig;
+import org.glassfish.jersey.grizzly2.httpserver.GrizzlyHttpServerFactory;
+import org.glassfish.jersey.internal.Version;
+import org.glassfish.jersey.server.ResourceConfig;
+import sun.misc.Signal;
+
+public final class Main {
+
+    static final String NAME = "java-jersey";
+
+    private static final Logger LOG = Logger.getLogger(Main.class.getName());
+
+    /** In-flight requests get this long after SIGTERM; the runner allows 10 s in all. */
+    private static final long SHUTDOWN_GRACE_SECONDS = 8;
+
+    private Main() {
+    }
+
+    public static void main(String[] args) throws InterruptedException {
+        configureLogging();
+        Config config;
+        Database database;
+        try {
+            config = Config.fromEnvironment();
+            database = Database.connect(config);
+        } catch (Config.ConfigException | Database.UnreachableException e) {
+            System.err.println(NAME + ": " + e.getMessage());
+            System.exit(1);
+            return;
+        }
+
+        HttpServer server;
+        try {
+            server = startServer(config, database);
+        } catch (IOException e) {
+            System.err.println(NAME + ": cannot listen on " + config.host() + ":" + config.port() + ": " + e.getMessage());
+            database.close();
+            System.exit(1);
+            return;
+        }
+        System.out.printf("%s %s (Jersey %s, Hibernate %s, Java %s) listening on %s:%d, pool size %d%n",
+                NAME, version(), Version.getVersion(), org.hibernate.Version.getVersionString(), Runtime.version(),
+                config.host(), config.port(), config.poolSize());
+
+        awaitTermination();
+        stop(server, database);
+        System.exit(0);
+    }
+
+    /** Grizzly serving the JAX-RS application, as in Jersey's {@code examples/helloworld}. */
+    public static HttpServer startServer(Config config, Database database) throws IOException {
+        ObjectMapper mapper = Json.newMapper();
+        URI uri = URI.create("http://" + config.host() + ":" + config.port() + "/");
+        HttpServer server = createServer(uri, new CatalogApplication(config, database, mapper), mapper, config.poolSize());
+        server.start();
+        return server;
+    }
+
+    /** The Grizzly server for an application, configured but not started (the tests start it too). */
+    public static HttpServer createServer(URI uri, ResourceConfig application, ObjectMapper mapper, int poolSize) {
+        HttpServer server = GrizzlyHttpServerFactory.createHttpServer(uri, application, false);
+        // Grizzly's default is 2 workers per core, too few for blocking JDBC calls. Four per pooled
+        // connection keep the pool busy while others parse and write, and let requests wait for a
+        // connection (5 s, then 503) rather than in Grizzly's queue without a time limit.
+        int workers = Math.max(8, 4 * poolSize);
+        NetworkListener listener = server.getListener("grizzly");
+        ThreadPoolConfig pool = listener.getTransport().getWorkerThreadPoolConfig();
+        pool.setCorePoolSize(workers).setMaxPoolSize(workers);
+        listener.registerAddOn(new IgnoreH2cUpgrade());
+        ServerConfiguration configuration = server.getServerConfiguration();
+        // Grizzly would answer a bare 400 itself to a DELETE with a body; Jersey answers it instead.
+        configuration.setAllowPayloadForUndefinedHttpMethods(true);
+        configuration.setDefaultErrorPageGenerator(new ProblemErrorPages(mapper));
+        return server;
+    }
+
+    private static void awaitTermination() throws InterruptedException {
+        // Handled here rather than in a shutdown hook so that the exit status is 0, not 143.
+        CountDownLatch signalled = new CountDownLatch(1);
+        Signal.handle(new Signal("TERM"), signal -> signalled.countDown());
+        Signal.handle(new Signal("INT"), signal -> signalled.countDown());
+        signalled.await();
+    }
+
+    /** Stop accepting, let in-flight requests finish, then close the pool. */
+    private static void stop(HttpServer server, Database database) {
+        try {
+            server.shutdown(SHUTDOWN_GRACE_SECONDS, TimeUnit.SECONDS).get(SHUTDOWN_GRACE_SECONDS + 1, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (ExecutionException | TimeoutException e) {
+            LOG.log(Level.WARNING, "graceful shutdown did not complete", e);
+        } finally {
+            server.shutdownNow();
+            database.close();
+        }
+    }
+
+    private static String version() {
+        String version = Main.class.getPackage().getImplementationVersion();
+        return version != null ? version : "dev";
+    }
+
+    /** java.util.logging as {@code logging.properties} sets it up (levels and a one-line format). */
+    private static void configureLogging() {
+        try (InputStream properties = Main.class.getResourceAsStream("/logging.properties")) {
+            LogManager.getLogManager().readConfiguration(properties);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}

@@ -1,0 +1,9 @@
+package bench.catalog.errors;
+
+/** The addressed category or item does not exist. */
+public final class RecordNotFoundException extends RuntimeException {
+
+    public RecordNotFoundException(String kind, long id) {
+        super(kind + " " + id + " not found", null, false, false);
+    }
+}
