@@ -8,6 +8,7 @@ ends. The root is a parameter so that the tests can use a fake tree.
 from __future__ import annotations
 
 import os
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -126,18 +127,25 @@ class Group:
     # -- tearing down --------------------------------------------------------------------------
 
     def release(self) -> None:
-        """Moves any process still inside to the root group, then removes the directories."""
-        for pid in self.pids():
-            try:
-                for procs in self._root_procs():
-                    procs.write_text(str(pid))
-            except OSError:
-                pass
-        for directory in self.dirs():
-            try:
-                directory.rmdir()
-            except OSError:
-                pass
+        """Moves any process still inside to the root group, then removes the directories.
+        Retried for a moment: a PostgreSQL backend whose client just left is still exiting."""
+        for _ in range(30):
+            for pid in self.pids():
+                try:
+                    for procs in self._root_procs():
+                        procs.write_text(str(pid))
+                except OSError:
+                    pass
+            for directory in self.dirs():
+                try:
+                    directory.rmdir()
+                except FileNotFoundError:
+                    pass
+                except OSError:
+                    continue
+            if not any(d.exists() for d in self.dirs()):
+                return
+            time.sleep(0.1)
 
     def _root_procs(self) -> list[Path]:
         if self.version == "v2":
@@ -153,6 +161,36 @@ class Cgroups:
         self.version = detect(root)
         self.parent = name or f"bench-{os.getpid()}"
         self.groups: dict[str, Group] = {}
+        if self.version:
+            self.sweep_stale()
+
+    def _controller_roots(self) -> list[Path]:
+        return [self.root] if self.version == "v2" else [self.root / c for c in V1_CONTROLLERS]
+
+    def sweep_stale(self) -> list[str]:
+        """Removes the groups of runners that were killed outright, killing what still runs in them."""
+        swept = []
+        for controller_root in self._controller_roots():
+            for parent in controller_root.glob("bench-*"):
+                pid = parent.name.removeprefix("bench-")
+                if not pid.isdigit() or Path(f"/proc/{pid}").exists() or parent.name == self.parent:
+                    continue
+                for child in [p for p in parent.iterdir() if p.is_dir()] + [parent]:
+                    try:
+                        for line in (child / "cgroup.procs").read_text().split():
+                            try:
+                                os.kill(int(line), 9)
+                            except ProcessLookupError:
+                                pass
+                    except OSError:
+                        pass
+                for child in [p for p in parent.iterdir() if p.is_dir()] + [parent]:
+                    try:
+                        child.rmdir()
+                    except OSError:
+                        pass
+                swept.append(parent.name)
+        return swept
 
     @property
     def available(self) -> bool:

@@ -200,22 +200,27 @@ def serve(impl: str, port: int) -> None:
     with Lock():
         with console.status(f"building {stack.name}"):
             stacks.build(stack)
-        with console.status("preparing the database"):
-            cluster = postgres.ready_cluster()
+        with postgres.session() as cluster:
             cluster.reset()
-        with console.status(f"starting {stack.name}"):
-            running = stacks.start(stack, port=port, database_url=cluster.url())
-        console.print(f"{stack.display} is serving at [bold]{running.base_url}[/] "
-                      f"(healthy after {running.startup_s:.1f} s; log {running.log})")
-        console.print(f"DATABASE_URL={cluster.url()}  ·  Ctrl-C stops it")
-        try:
-            running.proc.wait()
-            raise BenchError(f"{stack.name} exited with code {running.proc.returncode}; "
-                             f"log {running.log}:\n{procs.tail(running.log, 20)}")
-        except KeyboardInterrupt:
-            console.print(f"\nstopping {stack.name}")
-        finally:
-            running.stop()
+            serve_until_interrupted(stack, cluster, port)
+
+
+def serve_until_interrupted(stack, cluster, port: int) -> None:
+    from bench import stacks
+
+    with console.status(f"starting {stack.name}"):
+        running = stacks.start(stack, port=port, database_url=cluster.url())
+    console.print(f"{stack.display} is serving at [bold]{running.base_url}[/] "
+                  f"(healthy after {running.startup_s:.1f} s; log {running.log})")
+    console.print(f"DATABASE_URL={cluster.url()}  ·  Ctrl-C stops it")
+    try:
+        running.proc.wait()
+        raise BenchError(f"{stack.name} exited with code {running.proc.returncode}; "
+                         f"log {running.log}:\n{procs.tail(running.log, 20)}")
+    except KeyboardInterrupt:
+        console.print(f"\nstopping {stack.name}")
+    finally:
+        running.stop()
 
 
 @cli.command()
@@ -236,9 +241,7 @@ def test(impls: tuple[str, ...], smoke: bool) -> None:
     from bench import manifest, postgres, testing
 
     selected = manifest.select(impls)
-    with Lock():
-        with console.status("preparing the database"):
-            cluster = postgres.ready_cluster()
+    with Lock(), postgres.session() as cluster:
         results = [testing.run_stack(stack, cluster) for stack in selected]
         names = [s.name for s in selected]
         if smoke and testing.SMOKE_STACK in names and all(r.ok for r in results
@@ -317,9 +320,7 @@ def run(impls, scenario_names, profile, repeat, mem_ladder, fault, app_cpus, db_
                   f"about {estimate / 60:.0f} min")
     if estimate > 3600 and not yes and sys.stdin.isatty():
         click.confirm("That is over an hour. Go on?", abort=True)
-    with Lock():
-        with console.status("preparing the database"):
-            cluster = postgres.ready_cluster()
+    with Lock(), postgres.session() as cluster:
         started = time.monotonic()
         results = (measure.execute_ladder if mem_ladder else measure.execute)(plan, cluster)
         # results.md is the quick (or full) profile's; ladder, soak and fault runs add sections to it.

@@ -384,7 +384,7 @@ def _merge_errors(parsed: _Parsed) -> list[Finding]:
 # -- running it --------------------------------------------------------------------------------
 
 def st_command(base_url: str, *, spec: Path, report: Path, config: Path, max_examples: int,
-               request_timeout_s: float, checks: Iterable[str], phases: Iterable[str],
+               max_time_s: int, request_timeout_s: float, checks: Iterable[str], phases: Iterable[str],
                seed: int | None, workers: int) -> list[str]:
     command = [
         sys.executable, "-m", "schemathesis.cli", "--config-file", str(config), "--no-color",
@@ -393,6 +393,7 @@ def st_command(base_url: str, *, spec: Path, report: Path, config: Path, max_exa
         "--checks", ",".join(checks),
         "--phases", ",".join(phases),
         "--max-examples", str(max_examples),
+        "--max-time", str(max_time_s),
         "--request-timeout", f"{request_timeout_s:g}",
         # Never follow a redirect: /avatar points at a host outside this machine.
         "--max-redirects", "0",
@@ -415,35 +416,45 @@ def fuzz_stack(base_url: str, *, max_examples: int, seconds: float, log: Path, s
                phases: Iterable[str] = PHASES, seed: int | None = None, workers: int = 1) -> FuzzResult:
     """Fuzzes the stack at `base_url` with every operation of `spec` and returns what failed.
 
-    Bounded by `max_examples` generated cases per operation and phase and by `seconds` of
-    wall time for the whole run (then schemathesis is interrupted and what it found so far is
-    reported). Writes schemathesis's console output to `log`, its NDJSON events beside it
-    (`.ndjson`), the distinct failures with curl commands to `.failures.txt`, and bodies too
-    long or binary for a command line to `.bodies/`. Everything it starts is stopped before it
-    returns, also on Ctrl-C.
+    Bounds: at most `max_examples` generated cases per operation and phase, one pass through
+    the phases, and `seconds` of testing. schemathesis keeps the time budget itself (split
+    between operations, each scenario finishing with what it found); left alone it would spend
+    the rest of the budget on further fuzzing and stateful passes, so the run is stopped when a
+    second pass starts. Loading the spec and winding down come on top of `seconds` (a few
+    seconds); past `seconds` + `request_timeout_s` + STOP_GRACE_S it is interrupted regardless.
+
+    Writes schemathesis's console output to `log`, its NDJSON events beside it (`.ndjson`), the
+    distinct failures with curl commands to `.failures.txt`, and request bodies too long for a
+    command line to `.bodies/`. Everything it starts is stopped before it returns, also on
+    Ctrl-C.
     """
+    phases = tuple(phases)
     log.parent.mkdir(parents=True, exist_ok=True)
     report = log.with_suffix(".ndjson")
     report.unlink(missing_ok=True)
     started = time.monotonic()
-    interrupted = False
+    hard_deadline = started + seconds + request_timeout_s + STOP_GRACE_S
+    ended_by_us: str | None = None
     with tempfile.TemporaryDirectory(prefix="bench-fuzz-") as work:
         # schemathesis keeps state in the working directory (.hypothesis, .schemathesis): a
         # fresh one per run keeps runs independent and leaves nothing behind.
         config = Path(work) / "schemathesis.toml"
         config.write_text(CONFIG_TOML)
         command = st_command(base_url, spec=spec, report=report, config=config, max_examples=max_examples,
-                             request_timeout_s=request_timeout_s, checks=checks, phases=phases,
-                             seed=seed, workers=workers)
+                             max_time_s=max(1, int(seconds)), request_timeout_s=request_timeout_s,
+                             checks=checks, phases=phases, seed=seed, workers=workers)
         env = dict(os.environ, PYTHONDONTWRITEBYTECODE="1", NO_COLOR="1", COLUMNS="120",
                    # Loopback only: no proxy between schemathesis and the stack.
                    NO_PROXY="*", no_proxy="*")
         proc = procs.spawn("exec " + shlex.join(command), cwd=Path(work), env=env, log=log)
+        watcher = _PassWatcher(report, [p for p in phases if p in ELASTIC_PHASES])
         try:
-            deadline = started + seconds
             while proc.poll() is None:
-                if time.monotonic() > deadline:
-                    interrupted = True
+                if watcher.second_pass_started():
+                    ended_by_us = "pass"
+                elif time.monotonic() > hard_deadline:
+                    ended_by_us = "budget"
+                if ended_by_us:
                     _interrupt(proc)
                     break
                 time.sleep(0.1)
@@ -451,8 +462,10 @@ def fuzz_stack(base_url: str, *, max_examples: int, seconds: float, log: Path, s
             code = procs.stop(proc)
     parsed = parse_report(report)
     findings = aggregate(_merge_errors(parsed))
-    stop_reason = parsed.stop_reason or ("interrupted" if interrupted else "error")
-    if interrupted:
+    stop_reason = parsed.stop_reason or "error"
+    if ended_by_us == "pass":
+        stop_reason = "completed"
+    elif ended_by_us == "budget" or stop_reason == "max_time":
         stop_reason = "budget"
     elif parsed.stop_reason is None or code not in (0, 1):
         # No EngineFinished, or st failed before or around the run: say why, from its output.
@@ -467,6 +480,48 @@ def fuzz_stack(base_url: str, *, max_examples: int, seconds: float, log: Path, s
                         log=log, report=report, operations=len(parsed.operations), exit_code=code)
     _write_failures(result, log)
     return result
+
+
+ELASTIC_PHASES = ("fuzzing", "stateful")  # the phases schemathesis repeats while time is left
+
+
+class _PassWatcher:
+    """Follows the NDJSON report as it is written and tells when a second pass starts: a
+    PhaseStarted of a repeating phase that has already finished once."""
+
+    def __init__(self, report: Path, elastic: list[str]) -> None:
+        self.report = report
+        self.elastic = set(elastic)
+        self.offset = 0
+        self.partial = b""
+        self.finished: set[str] = set()
+
+    def second_pass_started(self) -> bool:
+        try:
+            with open(self.report, "rb") as handle:
+                handle.seek(self.offset)
+                chunk = handle.read()
+        except FileNotFoundError:
+            return False
+        self.offset += len(chunk)
+        lines = (self.partial + chunk).split(b"\n")
+        self.partial = lines.pop()
+        for line in lines:
+            # Only the small phase events are parsed; scenario lines can be megabytes.
+            if not line.startswith((b'{"PhaseStarted"', b'{"PhaseFinished"')):
+                continue
+            try:
+                (kind, event), = json.loads(line).items()
+                name = event["phase"]["name"]
+            except (ValueError, KeyError, TypeError):
+                continue
+            if name not in self.elastic:
+                continue
+            if kind == "PhaseFinished":
+                self.finished.add(name)
+            elif name in self.finished:
+                return True
+        return False
 
 
 def _interrupt(proc: subprocess.Popen) -> None:

@@ -6,6 +6,7 @@ Never the system's cluster. When the runner is root, the server runs as an unpri
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import pwd
@@ -281,9 +282,22 @@ def cluster() -> Cluster:
     return Cluster(bindir=bindir, data=_data_dir(os_user), port=port(), os_user=os_user)
 
 
-def ready_cluster() -> Cluster:
-    """The running cluster with its seeded template: what every command that needs data calls."""
+@contextlib.contextmanager
+def session():
+    """The ready cluster for one command; stopped again at the end if this command started it
+    (a cluster started by `./bench db start` is left running)."""
     c = cluster()
+    was_running = c.running()
+    try:
+        yield ready_cluster(c)
+    finally:
+        if not was_running:
+            c.stop()
+
+
+def ready_cluster(c: Cluster | None = None) -> Cluster:
+    """The running cluster with its seeded template: what every command that needs data calls."""
+    c = c or cluster()
     c.start()
     deadline = time.monotonic() + 30
     while True:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import atexit
+import ctypes
 import os
 import signal
 import subprocess
@@ -25,10 +26,24 @@ def spawn(command: str, *, cwd: Path, env: dict[str, str], log: Path) -> subproc
         stdout=log_file,
         stderr=subprocess.STDOUT,
         start_new_session=True,
+        preexec_fn=_die_with_parent,
     )
     log_file.close()
     _children.append(proc)
     return proc
+
+
+_PR_SET_PDEATHSIG = 1
+
+
+def _die_with_parent() -> None:
+    """Runs in the child before exec: if the runner is killed outright (SIGKILL, no chance to
+    clean up), the kernel sends the child SIGTERM, so no stack or load generator outlives it."""
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(_PR_SET_PDEATHSIG, signal.SIGTERM, 0, 0, 0)
+    except OSError:
+        pass
 
 
 def stop(proc: subprocess.Popen, grace_s: float = 10.0) -> int | None:

@@ -98,3 +98,16 @@ def test_no_hierarchy_is_an_error_only_when_used(tmp_path):
     with pytest.raises(Exception, match="no writable cgroup"):
         cg.group("app", "0", None)
     cg.close()
+
+
+def test_groups_of_a_killed_runner_are_swept(tmp_path):
+    root = fake_v1(tmp_path)
+    dead = "bench-999999999"
+    for controller in cgroups.V1_CONTROLLERS:
+        (root / controller / dead / "app").mkdir(parents=True)
+    alive = f"bench-{__import__('os').getpid()}"
+    (root / "memory" / alive).mkdir()
+    cg = cgroups.Cgroups(root, name="bench-1")
+    assert not (root / "memory" / dead).exists() and not (root / "cpuset" / dead).exists()
+    assert (root / "memory" / alive).exists()
+    cg.close()

@@ -177,6 +177,7 @@ class TinyHandler(http.server.BaseHTTPRequestHandler):
 
     broken = False
     protocol_version = "HTTP/1.1"
+    disable_nagle_algorithm = True  # headers and body go out in two writes: no 40 ms stall each
 
     def log_message(self, *args):
         pass
@@ -297,15 +298,17 @@ def test_fuzz_passes_a_correct_server_and_leaves_nothing_running(tiny_spec, tmp_
         result = run_fuzz(base_url, tiny_spec, tmp_path / "ok.log")
     assert result.ok, result.render()
     assert result.cases > 10 and result.failures == []
-    assert result.exit_code == 0
+    # One pass through the phases, not a repeat until the time budget is spent.
+    assert result.stop_reason == "completed" and result.elapsed_s < 30
 
 
 @pytest.mark.timeout(120)
 def test_time_budget_stops_the_run_and_reports_what_it_found(tiny_spec, tmp_path):
     started = time.monotonic()
     with tiny_server(broken=True) as base_url:
-        result = fuzz.fuzz_stack(base_url, max_examples=1000, seconds=6, log=tmp_path / "b.log",
+        result = fuzz.fuzz_stack(base_url, max_examples=100_000, seconds=3, log=tmp_path / "b.log",
                                  spec=tiny_spec, seed=1, phases=("fuzzing",))
-    assert time.monotonic() - started < 6 + fuzz.STOP_GRACE_S + 5
+    assert time.monotonic() - started < 3 + 10
     assert result.stop_reason == "budget"
-    assert not result.ok and any(f.check == "not_a_server_error" for f in result.failures), result.render()
+    # Scenarios cut by the budget still report what they found.
+    assert not result.ok and any(f.check == "response_schema_conformance" for f in result.failures), result.render()
