@@ -342,6 +342,32 @@ def run(impls, scenario_names, profile, repeat, mem_ladder, fault, app_cpus, db_
             sys.exit(1)
 
 
+@cli.command()
+@click.argument("impls", nargs=-1, metavar="[IMPL]...")
+@click.option("--max-examples", type=click.IntRange(1, 10_000), default=100, show_default=True,
+              help="Generated cases per operation and phase.")
+@click.option("--seconds", type=click.IntRange(10, 7200), default=300, show_default=True,
+              help="Time budget per stack.")
+def fuzz(impls: tuple[str, ...], max_examples: int, seconds: int) -> None:
+    """Fuzz stacks (all by default) with schemathesis, generated from spec/openapi.yaml.
+
+    Each stack runs on a freshly reset database; every operation is sent generated valid and
+    invalid requests (and create → get chains through the spec's links), bounded in examples
+    and time. Any 5xx, any answer that breaks the spec (status, content type, body schema) and
+    any request that hangs is a failure, printed with a curl command that reproduces it.
+    Logs are in .bench/logs/fuzz/.
+    """
+    from bench import manifest, postgres, testing
+
+    selected = manifest.select(impls)
+    with Lock(), postgres.session() as cluster:
+        results = [testing.run_fuzz(stack, cluster, max_examples=max_examples, seconds=seconds, verbose=True)
+                   for stack in selected]
+    testing.print_table(results)
+    if not all(r.ok for r in results):
+        sys.exit(1)
+
+
 @cli.command("report")
 @click.option("--profile", type=click.Choice(["smoke", "quick", "full"]), default="quick", show_default=True,
               help="Which profile's raw results to render (memory-ladder, soak and fault results are "

@@ -157,7 +157,7 @@ def _python_env() -> dict[str, str]:
 
 
 def print_table(results: list[StackResult]) -> None:
-    columns = ["build", "own tests", "conformance", "shutdown", "benchmark", "checks", "runner tests"]
+    columns = ["build", "own tests", "conformance", "shutdown", "fuzz", "benchmark", "checks", "runner tests"]
     used = [c for c in columns if any(c in r.steps for r in results)]
     table = Table(title="./bench test")
     table.add_column("stack")
@@ -227,4 +227,43 @@ def run_docker_checks() -> StackResult:
     console.print(f"docker path: {result.steps['checks'].summary}")
     for problem in problems:
         console.print(f"  {problem}", markup=False)
+    return result
+
+
+# The bounded pass that ./bench test makes per stack; `./bench fuzz` goes further.
+TEST_FUZZ_EXAMPLES = 15
+TEST_FUZZ_SECONDS = 60
+
+
+def run_fuzz(stack: Stack, cluster: Cluster, *, max_examples: int, seconds: float,
+             verbose: bool = False, result: StackResult | None = None) -> StackResult:
+    """Fuzzes one stack on a fresh database; its findings become a failed step."""
+    from bench import fuzz
+
+    result = result or StackResult(stack.name)
+    try:
+        with console.status(f"[bold]{stack.name}[/]: fuzzing ({max_examples} examples per operation, "
+                            f"at most {seconds:.0f} s)"):
+            stacks.build(stack)
+            cluster.reset()
+            running = stacks.start(stack, port=stacks.free_port(), database_url=cluster.url(),
+                                   log_name=f"fuzz/{stack.name}-server.log")
+            try:
+                outcome = fuzz.fuzz_stack(running.base_url, max_examples=max_examples, seconds=seconds,
+                                          log=paths.LOGS / "fuzz" / f"{stack.name}.log")
+            finally:
+                running.stop()
+    except BenchError as error:
+        result.steps["fuzz"] = Step(False, str(error).splitlines()[0])
+        result.failed += 1
+        console.print(f"[red]{error}[/]")
+        return result
+    result.steps["fuzz"] = Step(outcome.ok, outcome.summary(), outcome.log)
+    if outcome.ok:
+        result.passed += 1
+    else:
+        result.failed += len(outcome.failures) or 1
+    console.print(f"{stack.name}: fuzz {outcome.summary()}")
+    if not outcome.ok or verbose:
+        console.print(outcome.render(), markup=False)
     return result

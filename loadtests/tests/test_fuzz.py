@@ -42,8 +42,8 @@ def test_curl_of_a_post_quotes_headers_and_body():
     b"a\x00b\x000\\x",  # raw NUL bytes, one followed by a digit
 ])
 def test_curl_body_survives_bash_byte_for_byte(body, tmp_path):
-    line = Request("PUT", "/x", {}, body).curl("http://h")
-    prefix, suffix = "curl -sS -i -X PUT --data-binary ", " http://h/x"
+    line = Request("PUT", "/x", {"Content-Type": "application/json"}, body).curl("http://h")
+    prefix, suffix = "curl -sS -i -X PUT -H 'Content-Type: application/json' --data-binary ", " http://h/x"
     assert line.startswith(prefix) and line.endswith(suffix), line
     word = line[len(prefix):-len(suffix)]
     # What curl would send: the file named after @, or the word itself.
@@ -53,8 +53,14 @@ def test_curl_body_survives_bash_byte_for_byte(body, tmp_path):
     assert out.read_bytes() == body
 
 
+def test_curl_of_a_body_without_content_type_sends_none():
+    line = Request("POST", "/items", {}, b"{}").curl("http://h")
+    assert line == "curl -sS -i -X POST -H 'Content-Type:' --data-binary '{}' http://h/items"
+
+
 def test_curl_names_the_body_file_when_there_is_one(tmp_path):
-    request = Request("POST", "/items", {}, b"x" * 5000, body_file=tmp_path / "001.body")
+    request = Request("POST", "/items", {"Content-Type": "application/json"}, b"x" * 5000,
+                      body_file=tmp_path / "001.body")
     assert request.curl("http://h").endswith(f"--data-binary @{tmp_path}/001.body http://h/items")
 
 
@@ -282,6 +288,8 @@ def test_fuzz_finds_a_500_and_a_wrong_shape(tiny_spec, tmp_path):
     found = {(f.operation, f.check) for f in result.failures}
     assert ("POST /things", "not_a_server_error") in found, result.render()
     assert ("GET /things/{id}", "response_schema_conformance") in found, result.render()
+    # The 500 is also an undocumented status: reported once, as a server error.
+    assert ("POST /things", "status_code_conformance") not in found
     server_error = next(f for f in result.failures if f.check == "not_a_server_error")
     assert server_error.status == 500 and server_error.request.method == "POST"
     # The printed curl line reproduces it against the same kind of server.
@@ -302,13 +310,43 @@ def test_fuzz_passes_a_correct_server_and_leaves_nothing_running(tiny_spec, tmp_
     assert result.stop_reason == "completed" and result.elapsed_s < 30
 
 
+SLOW_SPEC = {
+    "openapi": "3.1.0",
+    "info": {"title": "slow", "version": "1"},
+    "paths": {"/slow": {"get": {
+        "parameters": [{"name": "q", "in": "query", "schema": {"type": "integer"}}],
+        "responses": {"200": {"description": "ok", "content": {"application/json": {"schema": {"type": "object"}}}},
+                      "400": {"description": "bad query", "content": PROBLEM}}}}},
+    "components": TINY_SPEC["components"],
+}
+
+
+class SlowHandler(TinyHandler):
+    def do_GET(self):
+        time.sleep(2)
+        try:
+            self.send(200, {})
+        except OSError:  # the client gave up long ago
+            pass
+
+
 @pytest.mark.timeout(120)
-def test_time_budget_stops_the_run_and_reports_what_it_found(tiny_spec, tmp_path):
+def test_a_hang_is_a_failure_and_the_time_budget_holds(tmp_path):
+    spec = tmp_path / "slow.json"
+    spec.write_text(json.dumps(SLOW_SPEC))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), SlowHandler)
+    server.daemon_threads = True
+    threading.Thread(target=server.serve_forever, daemon=True).start()
     started = time.monotonic()
-    with tiny_server(broken=True) as base_url:
-        result = fuzz.fuzz_stack(base_url, max_examples=100_000, seconds=3, log=tmp_path / "b.log",
-                                 spec=tiny_spec, seed=1, phases=("fuzzing",))
+    try:
+        result = fuzz.fuzz_stack(f"http://127.0.0.1:{server.server_address[1]}", max_examples=100_000, seconds=3,
+                                 log=tmp_path / "slow.log", spec=spec, seed=1, phases=("fuzzing",),
+                                 request_timeout_s=0.5)
+    finally:
+        server.shutdown()
+        server.server_close()
     assert time.monotonic() - started < 3 + 10
     assert result.stop_reason == "budget"
-    # Scenarios cut by the budget still report what they found.
-    assert not result.ok and any(f.check == "response_schema_conformance" for f in result.failures), result.render()
+    assert not result.ok
+    hang = next(f for f in result.failures if f.check == "request_timeout")
+    assert hang.operation == "GET /slow" and hang.request.path.startswith("/slow"), result.render()

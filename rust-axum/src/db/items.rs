@@ -1,0 +1,207 @@
+use rust_decimal::Decimal;
+use serde::Serialize;
+use sqlx::PgPool;
+use time::OffsetDateTime;
+
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Item {
+    pub id: i64,
+    pub sku: String,
+    pub name: String,
+    #[serde(with = "rust_decimal::serde::float")]
+    pub price: Decimal,
+    pub stock: i32,
+    pub description: Option<String>,
+    pub category_id: i64,
+    pub category: CategoryRef,
+    #[serde(with = "time::serde::rfc3339")]
+    pub updated_at: OffsetDateTime,
+}
+
+/// The category embedded in an item: fetched by the same JOIN as the item.
+#[derive(Debug, Serialize)]
+pub struct CategoryRef {
+    pub id: i64,
+    pub code: String,
+    pub name: String,
+}
+
+/// A validated write body.
+#[derive(Debug)]
+pub struct ItemInput {
+    pub sku: String,
+    pub name: String,
+    pub price: Decimal,
+    pub stock: i32,
+    pub description: Option<String>,
+    pub category_id: i64,
+}
+
+/// One row of `item JOIN category`, as the query macros return it.
+struct ItemRow {
+    id: i64,
+    sku: String,
+    name: String,
+    price: Decimal,
+    stock: i32,
+    description: Option<String>,
+    category_id: i64,
+    category_code: String,
+    category_name: String,
+    updated_at: OffsetDateTime,
+}
+
+impl From<ItemRow> for Item {
+    fn from(row: ItemRow) -> Self {
+        Self {
+            id: row.id,
+            sku: row.sku,
+            name: row.name,
+            price: row.price,
+            stock: row.stock,
+            description: row.description,
+            category_id: row.category_id,
+            category: CategoryRef {
+                id: row.category_id,
+                code: row.category_code,
+                name: row.category_name,
+            },
+            updated_at: row.updated_at,
+        }
+    }
+}
+
+pub async fn count(db: &PgPool) -> sqlx::Result<i64> {
+    sqlx::query_scalar!(r#"SELECT count(*) AS "count!" FROM item"#)
+        .fetch_one(db)
+        .await
+}
+
+/// The number of items in a category, or `None` when there is no such category: one statement
+/// for both, so a category's item page costs two statements in all.
+pub async fn count_in_category(db: &PgPool, category_id: i64) -> sqlx::Result<Option<i64>> {
+    let row = sqlx::query!(
+        r#"SELECT EXISTS (SELECT 1 FROM category WHERE id = $1) AS "found!",
+                  (SELECT count(*) FROM item WHERE category_id = $1) AS "count!""#,
+        category_id
+    )
+    .fetch_one(db)
+    .await?;
+    Ok(row.found.then_some(row.count))
+}
+
+pub async fn list(db: &PgPool, limit: i64, offset: i64) -> sqlx::Result<Vec<Item>> {
+    let rows = sqlx::query_as!(
+        ItemRow,
+        "SELECT i.id, i.sku, i.name, i.price, i.stock, i.description, i.category_id,
+                c.code AS category_code, c.name AS category_name, i.updated_at
+         FROM item i JOIN category c ON c.id = i.category_id
+         ORDER BY i.id LIMIT $1 OFFSET $2",
+        limit,
+        offset
+    )
+    .fetch_all(db)
+    .await?;
+    Ok(rows.into_iter().map(Item::from).collect())
+}
+
+pub async fn list_in_category(
+    db: &PgPool,
+    category_id: i64,
+    limit: i64,
+    offset: i64,
+) -> sqlx::Result<Vec<Item>> {
+    let rows = sqlx::query_as!(
+        ItemRow,
+        "SELECT i.id, i.sku, i.name, i.price, i.stock, i.description, i.category_id,
+                c.code AS category_code, c.name AS category_name, i.updated_at
+         FROM item i JOIN category c ON c.id = i.category_id
+         WHERE i.category_id = $1
+         ORDER BY i.id LIMIT $2 OFFSET $3",
+        category_id,
+        limit,
+        offset
+    )
+    .fetch_all(db)
+    .await?;
+    Ok(rows.into_iter().map(Item::from).collect())
+}
+
+pub async fn find(db: &PgPool, id: i64) -> sqlx::Result<Option<Item>> {
+    let row = sqlx::query_as!(
+        ItemRow,
+        "SELECT i.id, i.sku, i.name, i.price, i.stock, i.description, i.category_id,
+                c.code AS category_code, c.name AS category_name, i.updated_at
+         FROM item i JOIN category c ON c.id = i.category_id
+         WHERE i.id = $1",
+        id
+    )
+    .fetch_optional(db)
+    .await?;
+    Ok(row.map(Item::from))
+}
+
+/// Inserts and reads back the item with its category in one statement. A unique violation on
+/// `sku` is raised before the foreign-key check on `category_id` (PostgreSQL checks foreign
+/// keys at the end of the statement), which gives the contract's "taken key first".
+pub async fn insert(db: &PgPool, input: &ItemInput) -> sqlx::Result<Item> {
+    let row = sqlx::query_as!(
+        ItemRow,
+        r#"WITH i AS (
+               INSERT INTO item (sku, name, price, stock, description, category_id)
+               VALUES ($1, $2, $3, $4, $5, $6)
+               RETURNING id, sku, name, price, stock, description, category_id, updated_at
+           )
+           SELECT i.id AS "id!", i.sku AS "sku!", i.name AS "name!", i.price AS "price!",
+                  i.stock AS "stock!", i.description, i.category_id AS "category_id!",
+                  c.code AS category_code, c.name AS category_name, i.updated_at AS "updated_at!"
+           FROM i JOIN category c ON c.id = i.category_id"#,
+        input.sku,
+        input.name,
+        input.price,
+        input.stock,
+        input.description,
+        input.category_id
+    )
+    .fetch_one(db)
+    .await?;
+    Ok(row.into())
+}
+
+/// Full replacement; `None` when there is no such item (then no constraint is checked either,
+/// so an absent item answers before an unknown category).
+pub async fn update(db: &PgPool, id: i64, input: &ItemInput) -> sqlx::Result<Option<Item>> {
+    let row = sqlx::query_as!(
+        ItemRow,
+        r#"WITH i AS (
+               UPDATE item
+               SET sku = $2, name = $3, price = $4, stock = $5, description = $6,
+                   category_id = $7, updated_at = now()
+               WHERE id = $1
+               RETURNING id, sku, name, price, stock, description, category_id, updated_at
+           )
+           SELECT i.id AS "id!", i.sku AS "sku!", i.name AS "name!", i.price AS "price!",
+                  i.stock AS "stock!", i.description, i.category_id AS "category_id!",
+                  c.code AS category_code, c.name AS category_name, i.updated_at AS "updated_at!"
+           FROM i JOIN category c ON c.id = i.category_id"#,
+        id,
+        input.sku,
+        input.name,
+        input.price,
+        input.stock,
+        input.description,
+        input.category_id
+    )
+    .fetch_optional(db)
+    .await?;
+    Ok(row.map(Item::from))
+}
+
+/// `false` when there was no such item.
+pub async fn delete(db: &PgPool, id: i64) -> sqlx::Result<bool> {
+    let result = sqlx::query!("DELETE FROM item WHERE id = $1", id)
+        .execute(db)
+        .await?;
+    Ok(result.rows_affected() > 0)
+}

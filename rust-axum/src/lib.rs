@@ -1,0 +1,5 @@
+//! The benchmark's catalogue API on axum and sqlx.
+
+pub mod config;
+pub mod db;
+pub mod http;

@@ -1,0 +1,467 @@
+//! The router driven in-process with `tower::ServiceExt::oneshot`. Tests named `db_*` read and
+//! write the database at `DATABASE_URL` (seeded with db/seed.sql); the others never reach it.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::Router;
+use axum::body::Body;
+use axum::http::{HeaderMap, Method, Request, StatusCode, header};
+use http_body_util::BodyExt;
+use rust_axum::db;
+use rust_axum::http::{ApiContext, Avatar, router};
+use serde_json::{Value, json};
+use sqlx::postgres::PgPoolOptions;
+use tower::ServiceExt;
+
+fn app_with(db: sqlx::PgPool) -> Router {
+    router(ApiContext {
+        db,
+        avatar: Arc::new(Avatar {
+            base_url: "https://avatars.test".to_owned(),
+            count: 3,
+        }),
+    })
+}
+
+/// A router whose pool points at a port nothing listens on, with a short acquire timeout:
+/// anything that reaches the database fails fast with "unavailable".
+fn app_without_db() -> Router {
+    let pool = PgPoolOptions::new()
+        .acquire_timeout(Duration::from_millis(300))
+        .connect_lazy("postgres://bench:bench@127.0.0.1:1/none")
+        .unwrap();
+    app_with(pool)
+}
+
+async fn app_with_db() -> Router {
+    let url = std::env::var("DATABASE_URL")
+        .expect("DATABASE_URL must point at a database seeded with db/seed.sql");
+    app_with(
+        db::connect(&url, 2)
+            .await
+            .expect("the test database is reachable"),
+    )
+}
+
+struct Reply {
+    status: StatusCode,
+    headers: HeaderMap,
+    body: Value,
+    raw: Vec<u8>,
+}
+
+async fn call(app: &Router, request: Request<Body>) -> Reply {
+    let response = app.clone().oneshot(request).await.unwrap();
+    let status = response.status();
+    let headers = response.headers().clone();
+    let raw = response
+        .into_body()
+        .collect()
+        .await
+        .unwrap()
+        .to_bytes()
+        .to_vec();
+    let body = serde_json::from_slice(&raw).unwrap_or(Value::Null);
+    Reply {
+        status,
+        headers,
+        body,
+        raw,
+    }
+}
+
+async fn get(app: &Router, uri: &str) -> Reply {
+    call(app, Request::get(uri).body(Body::empty()).unwrap()).await
+}
+
+async fn send_json(app: &Router, method: Method, uri: &str, body: impl Into<Body>) -> Reply {
+    let request = Request::builder()
+        .method(method)
+        .uri(uri)
+        .header(header::CONTENT_TYPE, "application/json")
+        .body(body.into())
+        .unwrap();
+    call(app, request).await
+}
+
+fn assert_problem(reply: &Reply, status: StatusCode) {
+    assert_eq!(reply.status, status, "body: {}", reply.body);
+    assert_eq!(
+        reply.headers[header::CONTENT_TYPE],
+        "application/problem+json"
+    );
+    assert_eq!(reply.body["type"], "about:blank");
+    assert_eq!(reply.body["status"], status.as_u16());
+    assert_eq!(reply.body["title"], status.canonical_reason().unwrap());
+    assert!(reply.body["detail"].as_str().is_some_and(|d| !d.is_empty()));
+}
+
+fn error_fields(reply: &Reply) -> Vec<String> {
+    let mut fields: Vec<String> = reply.body["errors"]
+        .as_array()
+        .expect("a 422 lists its errors")
+        .iter()
+        .map(|e| e["field"].as_str().unwrap().to_owned())
+        .collect();
+    fields.sort();
+    fields
+}
+
+#[tokio::test]
+async fn unknown_routes_are_problem_404s_without_slash_redirects() {
+    let app = app_without_db();
+    for uri in ["/nope", "/items/", "/categories/1/items/2"] {
+        assert_problem(&get(&app, uri).await, StatusCode::NOT_FOUND);
+    }
+}
+
+#[tokio::test]
+async fn wrong_methods_are_405_with_allow_even_for_a_malformed_id() {
+    let app = app_without_db();
+    let cases = [
+        (Method::PATCH, "/items/abc", &["GET", "PUT", "DELETE"][..]),
+        (Method::DELETE, "/items", &["GET", "POST"]),
+        (Method::POST, "/categories/1/items", &["GET"]),
+        (Method::POST, "/health", &["GET"]),
+    ];
+    for (method, uri, allowed) in cases {
+        let reply = call(
+            &app,
+            Request::builder()
+                .method(method)
+                .uri(uri)
+                .body(Body::empty())
+                .unwrap(),
+        )
+        .await;
+        assert_problem(&reply, StatusCode::METHOD_NOT_ALLOWED);
+        let allow = reply.headers[header::ALLOW].to_str().unwrap();
+        for m in allowed {
+            assert!(allow.contains(m), "Allow {allow:?} lacks {m} for {uri}");
+        }
+    }
+}
+
+#[tokio::test]
+async fn malformed_ids_and_query_parameters_are_400() {
+    let app = app_without_db();
+    for uri in [
+        "/items/abc",
+        "/items/1.5",
+        "/categories/99999999999999999999",
+        "/items?page=-1",
+        "/items?page=",
+        "/items?size=0",
+        "/items?size=101",
+        "/categories?size=x",
+        "/items?categoryId=",
+        "/items?categoryId=1.5",
+        "/categories/1/items?page=abc",
+    ] {
+        assert_problem(&get(&app, uri).await, StatusCode::BAD_REQUEST);
+    }
+}
+
+#[tokio::test]
+async fn a_body_without_json_content_type_is_415_even_when_it_is_json() {
+    let app = app_without_db();
+    for content_type in [None, Some("text/plain")] {
+        let mut request = Request::post("/categories");
+        if let Some(content_type) = content_type {
+            request = request.header(header::CONTENT_TYPE, content_type);
+        }
+        let reply = call(
+            &app,
+            request
+                .body(Body::from(r#"{"code":"A","name":"B"}"#))
+                .unwrap(),
+        )
+        .await;
+        assert_problem(&reply, StatusCode::UNSUPPORTED_MEDIA_TYPE);
+    }
+}
+
+#[tokio::test]
+async fn body_size_limit_is_exactly_one_mebibyte() {
+    let app = app_without_db();
+    // A JSON object of exactly `len` bytes whose fields are invalid, so nothing reaches the database.
+    let body_of = |len: usize| {
+        let head = r#"{"code":"","pad":""#;
+        let tail = r#""}"#;
+        format!("{head}{}{tail}", "x".repeat(len - head.len() - tail.len()))
+    };
+    let reply = send_json(&app, Method::POST, "/categories", body_of(1 << 20)).await;
+    assert_problem(&reply, StatusCode::UNPROCESSABLE_ENTITY);
+    let reply = send_json(&app, Method::POST, "/categories", body_of((1 << 20) + 1)).await;
+    assert_problem(&reply, StatusCode::PAYLOAD_TOO_LARGE);
+}
+
+#[tokio::test]
+async fn unparseable_json_is_400_and_a_non_object_is_422_on_the_body() {
+    let app = app_without_db();
+    for body in ["", "{", "[1, 2", r#"{"code": }"#] {
+        let reply = send_json(&app, Method::POST, "/categories", body).await;
+        assert_problem(&reply, StatusCode::BAD_REQUEST);
+    }
+    for body in ["null", "[]", r#""x""#, "42"] {
+        let reply = send_json(&app, Method::POST, "/items", body).await;
+        assert_problem(&reply, StatusCode::UNPROCESSABLE_ENTITY);
+        assert_eq!(error_fields(&reply), [""]);
+    }
+}
+
+#[tokio::test]
+async fn every_invalid_field_is_listed_before_the_resource_is_looked_up() {
+    let app = app_without_db();
+    let body = json!({
+        "sku": " ", "name": 7, "price": "9.99", "stock": 1.5, "categoryId": -1,
+        "description": "x".repeat(16385), "id": 5, "updatedAt": "ignored", "unknown": true,
+    });
+    let reply = send_json(&app, Method::PUT, "/items/999999999", body.to_string()).await;
+    assert_problem(&reply, StatusCode::UNPROCESSABLE_ENTITY);
+    assert_eq!(
+        error_fields(&reply),
+        ["categoryId", "description", "name", "price", "sku", "stock"]
+    );
+
+    let reply = send_json(&app, Method::POST, "/categories", r#"{"code": null}"#).await;
+    assert_eq!(error_fields(&reply), ["code", "name"]);
+}
+
+#[tokio::test]
+async fn avatar_is_an_explicit_302_with_an_empty_body() {
+    let app = app_without_db();
+    let mut seen = std::collections::BTreeSet::new();
+    for _ in 0..60 {
+        let reply = get(&app, "/avatar").await;
+        assert_eq!(reply.status, StatusCode::FOUND);
+        assert!(reply.raw.is_empty());
+        let location = reply.headers[header::LOCATION].to_str().unwrap().to_owned();
+        let n: u32 = location
+            .strip_prefix("https://avatars.test/Renard-")
+            .and_then(|rest| rest.strip_suffix(".png"))
+            .and_then(|n| n.parse().ok())
+            .unwrap_or_else(|| panic!("unexpected Location {location}"));
+        assert!((1..=3).contains(&n));
+        seen.insert(n);
+    }
+    assert_eq!(seen.len(), 3, "60 draws out of 3 should hit each");
+}
+
+#[tokio::test]
+async fn an_unreachable_database_is_a_503_problem() {
+    let app = app_without_db();
+    for uri in ["/health", "/items/1", "/categories?page=0"] {
+        assert_problem(&get(&app, uri).await, StatusCode::SERVICE_UNAVAILABLE);
+    }
+}
+
+#[tokio::test]
+async fn db_reads_match_the_seed() {
+    let app = app_with_db().await;
+
+    let reply = get(&app, "/items/12345").await;
+    assert_eq!(reply.status, StatusCode::OK);
+    assert!(
+        reply.headers[header::CONTENT_TYPE]
+            .to_str()
+            .unwrap()
+            .starts_with("application/json")
+    );
+    let item = &reply.body;
+    assert_eq!(item["sku"], "SKU-012345");
+    assert_eq!(item["price"].to_string(), "600.55");
+    assert_eq!(item["stock"], 345);
+    assert_eq!(item["categoryId"], 345);
+    assert_eq!(
+        item["category"],
+        json!({"id": 345, "code": "CAT-0345", "name": "Category 345"})
+    );
+    assert_eq!(item["updatedAt"], "2026-01-01T03:25:45Z");
+
+    let reply = get(&app, "/categories?page=1&size=2").await;
+    assert_eq!(reply.body["content"][0]["code"], "CAT-0003");
+    assert_eq!(
+        reply.body["page"],
+        json!({"size": 2, "number": 1, "totalElements": 2000, "totalPages": 1000})
+    );
+
+    let reply = get(&app, "/categories/7/items?size=100").await;
+    let ids: Vec<i64> = reply.body["content"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| i["id"].as_i64().unwrap())
+        .collect();
+    assert_eq!(ids.len(), 50);
+    assert!(ids.windows(2).all(|w| w[0] < w[1]) && ids[0] == 7 && ids[1] == 2007);
+    assert!(reply.body["content"][0]["category"]["code"] == "CAT-0007");
+
+    assert_problem(
+        &get(&app, "/categories/2001/items").await,
+        StatusCode::NOT_FOUND,
+    );
+    assert_problem(&get(&app, "/items/0").await, StatusCode::NOT_FOUND);
+    assert_problem(&get(&app, "/categories/-5").await, StatusCode::NOT_FOUND);
+
+    let reply = get(&app, "/items?categoryId=999999").await;
+    assert_eq!(reply.status, StatusCode::OK);
+    assert_eq!(
+        reply.body,
+        json!({"content": [], "page": {"size": 20, "number": 0, "totalElements": 0, "totalPages": 0}})
+    );
+
+    let reply = get(&app, "/items?page=999999999999999999&size=100").await;
+    assert_eq!(reply.status, StatusCode::OK);
+    assert_eq!(reply.body["content"], json!([]));
+    assert_eq!(reply.body["page"]["totalElements"], 100000);
+
+    let reply = get(&app, "/health").await;
+    assert_eq!(
+        (reply.status, reply.body),
+        (StatusCode::OK, json!({"status": "UP"}))
+    );
+}
+
+#[tokio::test]
+async fn db_category_lifecycle_and_conflicts() {
+    let app = app_with_db().await;
+    let code = format!("T-{}", std::process::id());
+
+    let reply = send_json(
+        &app,
+        Method::POST,
+        "/categories",
+        json!({"code": code, "name": "Test"}).to_string(),
+    )
+    .await;
+    assert_eq!(reply.status, StatusCode::CREATED, "{}", reply.body);
+    let id = reply.body["id"].as_i64().unwrap();
+    assert_eq!(reply.headers[header::LOCATION], format!("/categories/{id}"));
+    assert_eq!(reply.body["code"], code.as_str());
+
+    let taken = send_json(
+        &app,
+        Method::POST,
+        "/categories",
+        json!({"code": code, "name": "Again"}).to_string(),
+    )
+    .await;
+    assert_problem(&taken, StatusCode::CONFLICT);
+
+    // Keeping its own code is no conflict.
+    let reply = send_json(
+        &app,
+        Method::PUT,
+        &format!("/categories/{id}"),
+        json!({"code": code, "name": "Renamed"}).to_string(),
+    )
+    .await;
+    assert_eq!(
+        (reply.status, &reply.body["name"]),
+        (StatusCode::OK, &json!("Renamed"))
+    );
+
+    let reply = send_json(
+        &app,
+        Method::PUT,
+        &format!("/categories/{id}"),
+        json!({"code": "CAT-0001", "name": "x"}).to_string(),
+    )
+    .await;
+    assert_problem(&reply, StatusCode::CONFLICT);
+
+    assert_problem(
+        &call(
+            &app,
+            Request::delete("/categories/1")
+                .body(Body::empty())
+                .unwrap(),
+        )
+        .await,
+        StatusCode::CONFLICT,
+    );
+
+    let reply = call(
+        &app,
+        Request::delete(format!("/categories/{id}"))
+            .body(Body::empty())
+            .unwrap(),
+    )
+    .await;
+    assert_eq!(reply.status, StatusCode::NO_CONTENT);
+    assert!(reply.raw.is_empty());
+    let reply = call(
+        &app,
+        Request::delete(format!("/categories/{id}"))
+            .body(Body::empty())
+            .unwrap(),
+    )
+    .await;
+    assert_problem(&reply, StatusCode::NOT_FOUND);
+}
+
+#[tokio::test]
+async fn db_item_lifecycle_and_what_only_the_database_can_tell() {
+    let app = app_with_db().await;
+    let sku = format!("T-{}", std::process::id());
+    let body = |sku: &str, category_id: i64| {
+        json!({"sku": sku, "name": "Test item", "price": 1.230, "stock": 3, "categoryId": category_id})
+            .to_string()
+    };
+
+    let reply = send_json(&app, Method::POST, "/items", body(&sku, 999999)).await;
+    assert_problem(&reply, StatusCode::UNPROCESSABLE_ENTITY);
+    assert_eq!(error_fields(&reply), ["categoryId"]);
+
+    // A taken sku is reported before an unknown category.
+    let reply = send_json(&app, Method::POST, "/items", body("SKU-000001", 999999)).await;
+    assert_problem(&reply, StatusCode::CONFLICT);
+
+    // A valid body on an absent item: the absent item answers before the unknown category.
+    let reply = send_json(&app, Method::PUT, "/items/999999999", body(&sku, 999999)).await;
+    assert_problem(&reply, StatusCode::NOT_FOUND);
+
+    let reply = send_json(&app, Method::POST, "/items", body(&sku, 42)).await;
+    assert_eq!(reply.status, StatusCode::CREATED, "{}", reply.body);
+    let id = reply.body["id"].as_i64().unwrap();
+    assert_eq!(reply.headers[header::LOCATION], format!("/items/{id}"));
+    assert_eq!(reply.body["price"].as_f64(), Some(1.23));
+    assert_eq!(reply.body["description"], Value::Null);
+    assert_eq!(reply.body["category"]["code"], "CAT-0042");
+
+    let replaced = json!({"sku": sku, "name": "Renamed", "price": 2, "stock": 0, "categoryId": 43, "description": " "});
+    let reply = send_json(
+        &app,
+        Method::PUT,
+        &format!("/items/{id}"),
+        replaced.to_string(),
+    )
+    .await;
+    assert_eq!(reply.status, StatusCode::OK, "{}", reply.body);
+    assert_eq!(reply.body["description"], " ");
+    assert_eq!(reply.body["category"]["id"], 43);
+
+    let reply = send_json(
+        &app,
+        Method::PUT,
+        &format!("/items/{id}"),
+        body(&sku, 999999),
+    )
+    .await;
+    assert_eq!(error_fields(&reply), ["categoryId"]);
+
+    let reply = call(
+        &app,
+        Request::delete(format!("/items/{id}"))
+            .body(Body::empty())
+            .unwrap(),
+    )
+    .await;
+    assert_eq!(reply.status, StatusCode::NO_CONTENT);
+    assert_problem(
+        &get(&app, &format!("/items/{id}")).await,
+        StatusCode::NOT_FOUND,
+    );
+}
