@@ -13,7 +13,8 @@ from rich.console import Console
 from bench import paths, procs
 from bench.errors import BenchError
 
-console = Console(highlight=False)
+# A log (CI) is not a terminal: rich would wrap tables at 80 columns.
+console = Console(highlight=False, width=None if sys.stdout.isatty() else 160)
 err = Console(stderr=True, highlight=False)
 
 
@@ -232,8 +233,8 @@ def test(impls: tuple[str, ...], smoke: bool) -> None:
 
     For each stack: build it, run its own tests against a freshly reset database, then start
     it and run the conformance suite of spec/ against it on another fresh database, including
-    the resilience cases that stop and restart PostgreSQL, and check that SIGTERM ends it
-    cleanly. Then `./bench run go-gin --profile smoke` with its raw JSON checked against the
+    the resilience cases that stop and restart PostgreSQL, check that SIGTERM ends it
+    cleanly, and fuzz it briefly with schemathesis (`./bench fuzz` goes further). Then `./bench run go-gin --profile smoke` with its raw JSON checked against the
     schema, the checks of compose.yaml and the Dockerfiles (when testing all stacks), and the
     runner's own tests. Prints a pass/fail table; exits 1 on any failure. Logs are in
     .bench/logs/.

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import sys
+
 import dataclasses
 import functools
 import json
@@ -25,7 +27,8 @@ from bench.manifest import Stack
 from bench.postgres import Cluster
 from bench.scenarios import OHA_REQUESTS, OHA_WARMUPS, TIMING, Scenario, estimate_seconds, prepare_probe
 
-console = Console(highlight=False)
+# A log (CI) is not a terminal: rich would wrap tables at 80 columns.
+console = Console(highlight=False, width=None if sys.stdout.isatty() else 160)
 SCHEMA_VERSION = 1
 PROBE_REQUESTS = 20
 # A load generator using this share of its CPU set or more is the bottleneck, not the stack.

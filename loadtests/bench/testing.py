@@ -16,7 +16,8 @@ from bench.errors import BenchError
 from bench.manifest import Stack
 from bench.postgres import Cluster
 
-console = Console(highlight=False)
+# A log (CI) is not a terminal: rich would wrap tables at 80 columns.
+console = Console(highlight=False, width=None if sys.stdout.isatty() else 160)
 
 
 @dataclass
@@ -131,6 +132,7 @@ def run_stack(stack: Stack, cluster: Cluster) -> StackResult:
     console.print(f"{stack.name}: conformance {step.summary}; shutdown {result.steps['shutdown'].summary}")
     if not step.ok:
         console.print(procs.tail(step.log, 60), markup=False)
+    run_fuzz(stack, cluster, max_examples=TEST_FUZZ_EXAMPLES, seconds=TEST_FUZZ_SECONDS, result=result)
     return result
 
 

@@ -1,0 +1,146 @@
+package bench.spring.error;
+
+import bench.spring.web.BodySizeLimitFilter;
+import bench.spring.web.PageQuery;
+import jakarta.servlet.http.HttpServletRequest;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.InvalidMediaTypeException;
+import org.springframework.http.MediaType;
+import org.springframework.http.ProblemDetail;
+import org.springframework.http.ResponseEntity;
+import org.springframework.http.converter.HttpMessageNotReadableException;
+import org.springframework.web.ErrorResponse;
+import org.springframework.web.HttpMediaTypeNotAcceptableException;
+import org.springframework.web.HttpMediaTypeNotSupportedException;
+import org.springframework.web.HttpRequestMethodNotSupportedException;
+import org.springframework.web.bind.annotation.ExceptionHandler;
+import org.springframework.web.bind.annotation.RestControllerAdvice;
+import org.springframework.web.context.request.async.AsyncRequestNotUsableException;
+import org.springframework.web.method.annotation.MethodArgumentTypeMismatchException;
+import org.springframework.web.servlet.NoHandlerFoundException;
+import org.springframework.web.servlet.resource.NoResourceFoundException;
+
+/**
+ * The one place where errors become problem JSON. Domain exceptions carry their detail; Spring
+ * MVC's own exceptions (unknown route, wrong method, Content-Type, unreadable body) keep their
+ * status and headers but get a detail in the API's words; the catch-all turns everything else
+ * into a 503 when the database is out of reach, or a logged 500 that tells nothing of its cause.
+ */
+@RestControllerAdvice
+class ApiExceptionHandler {
+
+	private static final Logger log = LoggerFactory.getLogger(ApiExceptionHandler.class);
+
+	private static final String UNSUPPORTED_MEDIA_TYPE = "Content-Type must be application/json";
+
+	@ExceptionHandler
+	ResponseEntity<ProblemDetail> notFound(NotFoundException ex) {
+		return Problems.of(HttpStatus.NOT_FOUND, ex.getMessage());
+	}
+
+	@ExceptionHandler
+	ResponseEntity<ProblemDetail> conflict(ConflictException ex) {
+		return Problems.of(HttpStatus.CONFLICT, ex.getMessage());
+	}
+
+	@ExceptionHandler
+	ResponseEntity<ProblemDetail> badRequest(BadRequestException ex) {
+		return Problems.of(HttpStatus.BAD_REQUEST, ex.getMessage());
+	}
+
+	@ExceptionHandler
+	ResponseEntity<ProblemDetail> invalidFields(InvalidFieldsException ex) {
+		return Problems.invalidFields(ex.errors());
+	}
+
+	@ExceptionHandler
+	ResponseEntity<ProblemDetail> unavailable(ServiceUnavailableException ex) {
+		log.warn("{}: {}", ex.getMessage(), rootCause(ex));
+		return Problems.of(HttpStatus.SERVICE_UNAVAILABLE, ex.getMessage());
+	}
+
+	/** A path id or query parameter that is not a base-10 signed 64-bit integer. */
+	@ExceptionHandler
+	ResponseEntity<ProblemDetail> typeMismatch(MethodArgumentTypeMismatchException ex) {
+		String name = ex.getName();
+		return Problems.of(HttpStatus.BAD_REQUEST,
+				PageQuery.RULES.getOrDefault(name, name + " must be a base-10 integer in the signed 64-bit range"));
+	}
+
+	/**
+	 * The API orders the Content-Type (415) before the body's size (413) and syntax (400), but
+	 * Spring may fail to read a body before it looks at the Content-Type: it peeks at the first
+	 * byte (which trips the size limit of a declared Content-Length) and reads an empty body
+	 * without a Content-Type as a missing body.
+	 */
+	@ExceptionHandler
+	ResponseEntity<ProblemDetail> unreadable(HttpMessageNotReadableException ex, HttpServletRequest request) {
+		if (!isJson(request.getContentType())) {
+			return Problems.of(HttpStatus.UNSUPPORTED_MEDIA_TYPE, UNSUPPORTED_MEDIA_TYPE);
+		}
+		if (BodySizeLimitFilter.exceeded(ex)) {
+			return Problems.of(HttpStatus.CONTENT_TOO_LARGE,
+					"the request body is larger than " + BodySizeLimitFilter.MAX_BYTES + " bytes");
+		}
+		return Problems.of(HttpStatus.BAD_REQUEST, "the request body is not valid JSON");
+	}
+
+	/** What Spring's JSON converter reads: application/json and application/*+json, any parameters. */
+	private static boolean isJson(String contentType) {
+		if (contentType == null) {
+			return false;
+		}
+		try {
+			MediaType type = MediaType.parseMediaType(contentType);
+			return MediaType.APPLICATION_JSON.isCompatibleWith(type)
+					|| ("application".equals(type.getType()) && type.getSubtype().endsWith("+json"));
+		}
+		catch (InvalidMediaTypeException ex) {
+			return false;
+		}
+	}
+
+	@ExceptionHandler
+	ResponseEntity<ProblemDetail> any(Exception ex, HttpServletRequest request) {
+		if (ex instanceof AsyncRequestNotUsableException) {
+			return null; // the client is gone: nothing to answer
+		}
+		if (ex instanceof ErrorResponse response) {
+			return Problems.of(response.getStatusCode(), detail(response, request), response.getHeaders());
+		}
+		if (DatabaseErrors.isUnavailable(ex)) {
+			log.warn("database unavailable on {} {}: {}", request.getMethod(), request.getRequestURI(), rootCause(ex));
+			return Problems.of(HttpStatus.SERVICE_UNAVAILABLE, "the database is unavailable, try again shortly");
+		}
+		log.error("unexpected error on {} {}", request.getMethod(), request.getRequestURI(), ex);
+		return Problems.of(HttpStatus.INTERNAL_SERVER_ERROR, "an unexpected error occurred");
+	}
+
+	private static String detail(ErrorResponse response, HttpServletRequest request) {
+		return switch (response) {
+			case NoHandlerFoundException _, NoResourceFoundException _ ->
+				"no route for " + request.getMethod() + " " + request.getRequestURI();
+			case HttpRequestMethodNotSupportedException ex -> "method " + ex.getMethod() + " is not allowed on "
+					+ request.getRequestURI() + "; allowed: " + String.join(", ", ex.getSupportedMethods());
+			case HttpMediaTypeNotSupportedException _ -> UNSUPPORTED_MEDIA_TYPE;
+			case HttpMediaTypeNotAcceptableException _ -> "responses are only available as application/json";
+			default -> {
+				String detail = response.getBody().getDetail();
+				yield detail != null ? detail : response.getBody().getTitle();
+			}
+		};
+	}
+
+	private static String rootCause(Throwable error) {
+		Throwable cause = error;
+		while (cause.getCause() != null && cause.getCause() != cause) {
+			cause = cause.getCause();
+		}
+		return cause.getClass().getSimpleName() + ": " + cause.getMessage();
+	}
+
+}

@@ -1,0 +1,33 @@
+package bench.spring.item;
+
+import java.util.Optional;
+
+import org.springframework.data.domain.Page;
+import org.springframework.data.domain.Pageable;
+import org.springframework.data.jpa.repository.EntityGraph;
+import org.springframework.data.jpa.repository.JpaRepository;
+import org.springframework.data.jpa.repository.Modifying;
+import org.springframework.data.jpa.repository.Query;
+
+/** Every read fetches the item's category in the same query (a join), never one query per item. */
+public interface ItemRepository extends JpaRepository<Item, Long> {
+
+	@Override
+	@EntityGraph(attributePaths = "category")
+	Optional<Item> findById(Long id);
+
+	@Override
+	@EntityGraph(attributePaths = "category")
+	Page<Item> findAll(Pageable pageable);
+
+	@EntityGraph(attributePaths = "category")
+	Page<Item> findByCategoryId(long categoryId, Pageable pageable);
+
+	long countByCategoryId(long categoryId);
+
+	/** One DELETE that reports how many rows went; {@code deleteById} would load the row first. */
+	@Modifying
+	@Query("delete from Item i where i.id = :id")
+	int deleteWhereId(long id);
+
+}
