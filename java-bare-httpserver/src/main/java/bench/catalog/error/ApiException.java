@@ -1,0 +1,43 @@
+package bench.catalog.error;
+
+/** A request the HTTP layer refuses on its own: the status and a detail for the client. */
+public final class ApiException extends RuntimeException {
+
+    private final int status;
+    private final String allow;
+
+    private ApiException(int status, String detail, String allow) {
+        super(detail, null, false, false);
+        this.status = status;
+        this.allow = allow;
+    }
+
+    public static ApiException badRequest(String detail) {
+        return new ApiException(400, detail, null);
+    }
+
+    public static ApiException notFound(String detail) {
+        return new ApiException(404, detail, null);
+    }
+
+    public static ApiException methodNotAllowed(String method, String allow) {
+        return new ApiException(405, "method " + method + " is not allowed here; allowed: " + allow, allow);
+    }
+
+    public static ApiException contentTooLarge(long limit) {
+        return new ApiException(413, "request body is larger than " + limit + " bytes", null);
+    }
+
+    public static ApiException unsupportedMediaType() {
+        return new ApiException(415, "Content-Type must be application/json", null);
+    }
+
+    public int status() {
+        return status;
+    }
+
+    /** The Allow header of a 405, else null. */
+    public String allow() {
+        return allow;
+    }
+}

@@ -1,0 +1,78 @@
+package bench.catalog.error;
+
+import bench.catalog.json.JsonParseException;
+
+import java.sql.SQLException;
+import java.sql.SQLTransientConnectionException;
+import java.util.List;
+
+/** The one place where a failure becomes an HTTP problem. */
+public final class Problems {
+
+    private static final System.Logger LOG = System.getLogger(Problems.class.getName());
+
+    private Problems() {
+    }
+
+    public static Problem from(Throwable failure) {
+        return switch (failure) {
+            case ApiException e -> problem(e.status(), e.getMessage(), List.of(), e.allow());
+            case JsonParseException e -> problem(400, "request body is not valid JSON: " + e.getMessage());
+            case ValidationException e -> problem(422, "request body has invalid fields", e.errors(), null);
+            case ConstraintViolation e -> switch (e.kind()) {
+                case DUPLICATE_KEY, STILL_REFERENCED -> problem(409, e.getMessage());
+                case UNKNOWN_REFERENCE -> problem(422, e.getMessage(),
+                        List.of(new FieldError(e.field(), e.getMessage())), null);
+            };
+            default -> {
+                if (isDatabaseUnavailable(failure)) {
+                    yield problem(503, "the database is unavailable, try again later");
+                }
+                LOG.log(System.Logger.Level.ERROR, "request failed", failure);
+                yield problem(500, "an unexpected error occurred");
+            }
+        };
+    }
+
+    /**
+     * The pool found no connection in time, or PostgreSQL refused, lost or shut down a connection:
+     * SQLSTATE class 08 (connection exception) or 57P01..57P03 (shutdown, crash, cannot connect now).
+     */
+    static boolean isDatabaseUnavailable(Throwable failure) {
+        for (Throwable t = failure; t != null; t = t.getCause()) {
+            if (t instanceof SQLTransientConnectionException) {
+                return true;
+            }
+            if (t instanceof SQLException e && e.getSQLState() != null) {
+                String state = e.getSQLState();
+                if (state.startsWith("08") || state.equals("57P01") || state.equals("57P02") || state.equals("57P03")) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    private static Problem problem(int status, String detail) {
+        return problem(status, detail, List.of(), null);
+    }
+
+    private static Problem problem(int status, String detail, List<FieldError> errors, String allow) {
+        return new Problem(status, title(status), detail, errors, allow);
+    }
+
+    /** The reason phrases of RFC 9110. */
+    static String title(int status) {
+        return switch (status) {
+            case 400 -> "Bad Request";
+            case 404 -> "Not Found";
+            case 405 -> "Method Not Allowed";
+            case 409 -> "Conflict";
+            case 413 -> "Content Too Large";
+            case 415 -> "Unsupported Media Type";
+            case 422 -> "Unprocessable Content";
+            case 503 -> "Service Unavailable";
+            default -> "Internal Server Error";
+        };
+    }
+}
