@@ -108,3 +108,11 @@ def test_keep_alive_serves_several_requests_on_one_connection(base_url):
             assert conn.sock is sock, f"the connection was not kept alive after {path}"
     finally:
         conn.close()
+
+
+@pytest.mark.parametrize("method,path", WRITES)
+@pytest.mark.parametrize("content_type", ["multipart/form-data", "multipart/form-data; boundary=x", ";;",
+                                          "application/json-patch+json"])
+def test_odd_content_types_on_writes_are_415(client, method, path, content_type):
+    body = json.dumps({"code": "X", "name": "y"}).encode()
+    assert_problem(client.request(method, path, content=body, headers={"Content-Type": content_type}), 415)

@@ -68,3 +68,26 @@ def test_bad_query_comes_before_absent_category(client):
 
 def test_unknown_query_parameters_are_ignored(client):
     assert client.get("/items?size=2&sort=name,desc&foo=bar").status_code == 200
+
+
+# Found by fuzzing (./bench fuzz); every stack answers them alike.
+
+@pytest.mark.parametrize("path", ["/items", "/items/1", "/categories/1/items"])
+def test_an_unknown_method_on_a_known_path_is_405(client, path):
+    assert_problem(client.request("QUERY", path, content=b"{}", headers=JSON), 405)
+
+
+@pytest.mark.parametrize("query", ["=3", "=&=%09&page=1", "%C3%9C=null&%F2%8E%AA%82=x&size=2", "&&page=0&"])
+def test_odd_query_parameters_are_ignored(client, query):
+    assert client.get(f"/items?{query}").status_code == 200
+    assert client.get(f"/categories?{query}").status_code == 200
+
+
+@pytest.mark.parametrize("content_type", ["multipart/form-data", "multipart/form-data; boundary=x",
+                                          "application/x-www-form-urlencoded", "no/such; =", ";;"])
+def test_a_content_type_on_a_read_is_ignored(client, content_type):
+    headers = {"Content-Type": content_type}
+    assert client.get("/items/1", headers=headers).status_code == 200
+    assert client.get("/categories?size=2", headers=headers).status_code == 200
+    assert client.get("/health", headers=headers).status_code == 200
+    assert client.delete("/items/999999999", headers=headers).status_code == 404
