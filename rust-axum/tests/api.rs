@@ -166,7 +166,7 @@ async fn malformed_ids_and_query_parameters_are_400() {
 #[tokio::test]
 async fn a_body_without_json_content_type_is_415_even_when_it_is_json() {
     let app = app_without_db();
-    for content_type in [None, Some("text/plain")] {
+    for content_type in [None, Some("text/plain"), Some("application/json-patch+json"), Some(";;")] {
         let mut request = Request::post("/categories");
         if let Some(content_type) = content_type {
             request = request.header(header::CONTENT_TYPE, content_type);
