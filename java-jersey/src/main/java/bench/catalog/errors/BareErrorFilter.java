@@ -7,8 +7,9 @@ import java.lang.annotation.Annotation;
 
 /**
  * Gives a problem body to an error response that has none. Jersey answers a few failures
- * itself, without consulting the exception mappers: an unparseable request header (a
- * Content-Type of ";;;") is a bare 400.
+ * itself, without consulting the exception mappers: an unparseable request header (an Accept of
+ * ";;;") is a bare 400. (An unparseable Content-Type never gets that far: it is dropped by
+ * {@code UnusableContentTypeFilter}.)
  */
 public final class BareErrorFilter implements ContainerResponseFilter {
 

@@ -39,6 +39,7 @@ public final class CatalogApplication extends ResourceConfig {
         register(new Json(mapper));
         register(new JsonBodyReader(mapper));
         register(NoTrailingSlashFilter.class);
+        register(UnusableContentTypeFilter.class);
         ExceptionMappers.ALL.forEach(this::register);
         register(BareErrorFilter.class);
         if (config.logRequests()) {

@@ -1,6 +1,9 @@
 package bench.spring.error;
 
+import java.util.List;
+
 import bench.spring.web.BodySizeLimitFilter;
+import bench.spring.web.JsonContentType;
 import bench.spring.web.PageQuery;
 import jakarta.servlet.http.HttpServletRequest;
 import org.slf4j.Logger;
@@ -8,7 +11,6 @@ import org.slf4j.LoggerFactory;
 
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
-import org.springframework.http.InvalidMediaTypeException;
 import org.springframework.http.MediaType;
 import org.springframework.http.ProblemDetail;
 import org.springframework.http.ResponseEntity;
@@ -79,8 +81,8 @@ class ApiExceptionHandler {
 	 */
 	@ExceptionHandler
 	ResponseEntity<ProblemDetail> unreadable(HttpMessageNotReadableException ex, HttpServletRequest request) {
-		if (!isJson(request.getContentType())) {
-			return Problems.of(HttpStatus.UNSUPPORTED_MEDIA_TYPE, UNSUPPORTED_MEDIA_TYPE);
+		if (!JsonContentType.isJson(request.getContentType())) {
+			return unsupportedMediaType();
 		}
 		if (BodySizeLimitFilter.exceeded(ex)) {
 			return Problems.of(HttpStatus.CONTENT_TOO_LARGE,
@@ -89,25 +91,20 @@ class ApiExceptionHandler {
 		return Problems.of(HttpStatus.BAD_REQUEST, "the request body is not valid JSON");
 	}
 
-	/** What Spring's JSON converter reads: application/json and application/*+json, any parameters. */
-	private static boolean isJson(String contentType) {
-		if (contentType == null) {
-			return false;
-		}
-		try {
-			MediaType type = MediaType.parseMediaType(contentType);
-			return MediaType.APPLICATION_JSON.isCompatibleWith(type)
-					|| ("application".equals(type.getType()) && type.getSubtype().endsWith("+json"));
-		}
-		catch (InvalidMediaTypeException ex) {
-			return false;
-		}
+	/** 415, with an {@code Accept} that names what is read (Spring's would add application/*+json). */
+	private static ResponseEntity<ProblemDetail> unsupportedMediaType() {
+		HttpHeaders headers = new HttpHeaders();
+		headers.setAccept(List.of(MediaType.APPLICATION_JSON));
+		return Problems.of(HttpStatus.UNSUPPORTED_MEDIA_TYPE, UNSUPPORTED_MEDIA_TYPE, headers);
 	}
 
 	@ExceptionHandler
 	ResponseEntity<ProblemDetail> any(Exception ex, HttpServletRequest request) {
 		if (ex instanceof AsyncRequestNotUsableException) {
 			return null; // the client is gone: nothing to answer
+		}
+		if (ex instanceof HttpMediaTypeNotSupportedException) {
+			return unsupportedMediaType();
 		}
 		if (ex instanceof ErrorResponse response) {
 			return Problems.of(response.getStatusCode(), detail(response, request), response.getHeaders());
@@ -126,7 +123,6 @@ class ApiExceptionHandler {
 				"no route for " + request.getMethod() + " " + request.getRequestURI();
 			case HttpRequestMethodNotSupportedException ex -> "method " + ex.getMethod() + " is not allowed on "
 					+ request.getRequestURI() + "; allowed: " + String.join(", ", ex.getSupportedMethods());
-			case HttpMediaTypeNotSupportedException _ -> UNSUPPORTED_MEDIA_TYPE;
 			case HttpMediaTypeNotAcceptableException _ -> "responses are only available as application/json";
 			default -> {
 				String detail = response.getBody().getDetail();

@@ -109,6 +109,20 @@ class ItemControllerTest {
 	}
 
 	@Test
+	void onlyApplicationJsonIsJson() throws Exception {
+		this.mvc.perform(post("/items").contentType("application/json; charset=utf-8").content("{}"))
+			.andExpect(problem(422));
+		for (String contentType : new String[] { "application/json-patch+json", "application/problem+json",
+				"application/vnd.api+json", "*/*", "application/*", "multipart/form-data" }) {
+			this.mvc.perform(post("/items").contentType(contentType).content(VALID))
+				.andExpect(problem(415))
+				.andExpect(header().string("Accept", "application/json"));
+			this.mvc.perform(put("/items/1").contentType(contentType).content(VALID)).andExpect(problem(415));
+		}
+		verifyNoInteractions(this.items);
+	}
+
+	@Test
 	void aBodyOverOneMebibyteIs413ButTheContentTypeComesFirst() throws Exception {
 		String tooLarge = "{\"name\": \"" + "n".repeat(1024 * 1024) + "\"}";
 		postJson("/items", tooLarge).andExpect(problem(413));
