@@ -283,10 +283,13 @@ def test(impls: tuple[str, ...], smoke: bool) -> None:
 @click.option("--db-cpus", metavar="LIST", help="CPU set of PostgreSQL (default 1).")
 @click.option("--loadgen-cpus", metavar="LIST", help="CPU set of k6/oha (default 1 on 2 cores, 2-N on more).")
 @click.option("--yes", is_flag=True, help="Do not ask before a run estimated at over an hour.")
+@click.option("--no-ceilings", "ceilings", flag_value=False, default=True,
+              help="Skip the database and HTTP ceilings (for comparing stacks or settings only).")
 @click.option("--output", type=click.Path(file_okay=False, path_type=Path),
               help="Write raw results and the report here instead of results/ (for experiments that "
                    "are not to be published, such as comparing a stack's settings).")
-def run(impls, scenario_names, profile, repeat, mem_ladder, fault, app_cpus, db_cpus, loadgen_cpus, yes, output):
+def run(impls, scenario_names, profile, repeat, mem_ladder, fault, app_cpus, db_cpus, loadgen_cpus, yes, ceilings,
+        output):
     """Benchmark stacks (all by default) and write the raw results and results.md.
 
     For each stack × scenario × run: reset the database, start the stack in its cgroup
@@ -319,7 +322,7 @@ def run(impls, scenario_names, profile, repeat, mem_ladder, fault, app_cpus, db_
     published = profile != "smoke" and output is None
     output = output.resolve() if output else paths.ROOT / "results" if published else paths.HOME / "results"
     plan = measure.Plan(selected, chosen, profile, repeat, split, output, fault=fault,
-                        ceilings=not (mem_ladder or fault or profile == "soak"))
+                        ceilings=ceilings and not (mem_ladder or fault or profile == "soak"))
     estimate = plan.estimate_seconds() * (len(measure.MEM_LADDER_MIB) if mem_ladder else 1)
     console.print(f"{len(selected)} stack(s) × {len(chosen)} scenario(s) × {repeat} run(s), profile {profile}: "
                   f"about {estimate / 60:.0f} min")

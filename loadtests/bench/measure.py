@@ -429,6 +429,16 @@ def run_one(*, plan: Plan, stack: Stack, scenario: Scenario, run_number: int, cl
                                    tool_paths=tool_paths, statements=statements)
             writes = []
 
+        result.update(scenario=scenario.name, run=run_number,
+                      started_at=datetime.now(timezone.utc).isoformat(timespec="seconds"),
+                      startup_s=running.startup_s, idle_memory_bytes=idle_memory, stages=stages,
+                      lost_writes=None, sql_per_request_by_endpoint={})
+        if not running.alive():
+            # Crashed or OOM-killed under load: the stages it served are kept, the run is failed.
+            last = (procs.tail(running.log, 1) or "no output").strip()
+            result["failed"] = f"{stack.name} exited with code {running.proc.returncode} under load: {last}"
+            return result
+
         lost = None
         if scenario.writes:
             rows_after = row_counts(cluster)
@@ -445,24 +455,17 @@ def run_one(*, plan: Plan, stack: Stack, scenario: Scenario, run_number: int, cl
 
         display.update(f"{label}: counting SQL statements per endpoint")
         sql_by_endpoint = {}
-        with httpx.Client(base_url=running.base_url, timeout=30) as client:
-            for endpoint in scenario.endpoints:
-                requests = [prepare_probe(endpoint, client) for _ in range(PROBE_REQUESTS)]
-                before = statements.total()
-                for send in requests:
-                    send()
-                sql_by_endpoint[endpoint] = (statements.total() - before) / PROBE_REQUESTS
-
-        result.update({
-            "scenario": scenario.name,
-            "run": run_number,
-            "started_at": datetime.now(timezone.utc).isoformat(timespec="seconds"),
-            "startup_s": running.startup_s,
-            "idle_memory_bytes": idle_memory,
-            "stages": stages,
-            "lost_writes": lost,
-            "sql_per_request_by_endpoint": sql_by_endpoint,
-        })
+        try:
+            with httpx.Client(base_url=running.base_url, timeout=30) as client:
+                for endpoint in scenario.endpoints:
+                    requests = [prepare_probe(endpoint, client) for _ in range(PROBE_REQUESTS)]
+                    before = statements.total()
+                    for send in requests:
+                        send()
+                    sql_by_endpoint[endpoint] = (statements.total() - before) / PROBE_REQUESTS
+        except (httpx.HTTPError, KeyError, ValueError) as error:
+            result["failed"] = f"{stack.name} stopped answering while its SQL statements were counted: {error}"
+        result.update(lost_writes=lost, sql_per_request_by_endpoint=sql_by_endpoint)
     finally:
         statements.close()
         if running is not None:

@@ -2,7 +2,8 @@
 
 One worker process: the benchmark caps the service at 1 CPU, and FastAPI's container
 deployment docs run a single server process per container. ASGI_SERVER picks the server:
-uvicorn (default, with uvloop and httptools) or granian; both serve the same app alike.
+granian (default: measured the better of the two, see README.md) or uvicorn with uvloop and
+httptools; both serve the same app alike.
 """
 
 import asyncio

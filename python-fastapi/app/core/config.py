@@ -21,7 +21,7 @@ class Settings(BaseSettings):
     AVATAR_COUNT: int = Field(default=21, ge=1)
     LOG_REQUESTS: bool = False
     # Which ASGI server app.server starts (see README: both were measured).
-    ASGI_SERVER: Literal["uvicorn", "granian"] = "uvicorn"
+    ASGI_SERVER: Literal["uvicorn", "granian"] = "granian"
 
     @field_validator("DATABASE_URL")
     @classmethod
