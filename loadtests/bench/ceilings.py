@@ -61,6 +61,8 @@ error_log {prefix}/error.log warn;
 events {{ worker_connections 1024; }}
 http {{
     access_log off;
+    # nginx closes a keep-alive connection after 1,000 requests by default; the stacks never do.
+    keepalive_requests 1000000000;
     client_body_temp_path {prefix}/tmp;
     proxy_temp_path {prefix}/tmp;
     fastcgi_temp_path {prefix}/tmp;

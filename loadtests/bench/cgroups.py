@@ -54,6 +54,7 @@ class Group:
     # -- setting up ----------------------------------------------------------------------------
 
     def create(self, cpus: str, mem_bytes: int | None) -> None:
+        self.cpus, self.mem_bytes = cpus, mem_bytes
         for directory in self.dirs():
             directory.mkdir(parents=True, exist_ok=True)
         if self.version == "v2":
@@ -219,6 +220,14 @@ class Cgroups:
         group = Group(self.version, self.root, f"{self.parent}/{role}")
         group.create(cpus, mem_bytes)
         self.groups[role] = group
+        return group
+
+    def renew(self, role: str) -> Group:
+        """The role's group made anew: memory the last process left charged to the old one
+        (page cache of the files it read and wrote) is not counted against the next."""
+        group = self.groups[role]
+        group.release()
+        group.create(group.cpus, group.mem_bytes)
         return group
 
     def close(self) -> None:

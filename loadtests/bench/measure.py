@@ -98,6 +98,10 @@ class Roles:
             return group.shell_prefix()
         return f"exec taskset -c {getattr(self.split, role)} "
 
+    def fresh_app(self) -> None:
+        if self.app is not None:
+            self.app = self.cg.renew("app")
+
     def place_postgres(self, cluster: Cluster) -> None:
         if self.postgres is None:
             return
@@ -306,6 +310,9 @@ def measure_stage(run_stage, roles: Roles, statements: Statements) -> dict:
     finally:
         samples = sampler.stop() if sampler else []
     wall = time.monotonic() - started
+    # oha reports how long it was sending; its start-up would otherwise dilute the share of a
+    # blast that lasts under a second.
+    active = min(stage.pop("active_s", None) or wall, wall)
     stage["memory_samples"] = samples
     stage["memory_growth"] = memory_growth(samples)
     sql = statements.total() - sql_before
@@ -319,7 +326,7 @@ def measure_stage(run_stage, roles: Roles, statements: Statements) -> dict:
                                     if requests and stage.get("bytes_received") else None)
     if roles.app is not None:
         app_cpu = roles.app.cpu_seconds() - cpu_before
-        gen_share = (roles.loadgen.cpu_seconds() - gen_before) / wall / cpu_count(roles.split.loadgen)
+        gen_share = min((roles.loadgen.cpu_seconds() - gen_before) / active / cpu_count(roles.split.loadgen), 1.0)
         stage["app_cpu_s"] = app_cpu
         stage["cpu_ms_per_request"] = app_cpu * 1000 / sent if sent else None
         stage["app_peak_memory_bytes"] = roles.app.memory_peak_bytes()
@@ -347,6 +354,7 @@ def oha_stage(*, oha: Path, url: str, requests: int, connections: int, name: str
         raise BenchError(f"oha failed (exit {code}) on {label}; log {log}")
     figures = loadgen.parse_oha(output, expected_status=302)
     figures["vus"] = connections
+    figures["active_s"] = figures["duration_s"]
     return figures
 
 
@@ -372,6 +380,7 @@ def run_one(*, plan: Plan, stack: Stack, scenario: Scenario, run_number: int, cl
     rows_before = row_counts(cluster)
     logs = paths.LOGS / "run"
     display.update(f"{label}: starting")
+    roles.fresh_app()
     running = None
     statements = Statements(cluster)
     result = dict(base)
@@ -527,6 +536,7 @@ def run_ceiling(*, plan: Plan, scenario: Scenario, run_number: int, cluster: Clu
                              app_peak_memory_bytes=None)
                 stages.append(stage)
         else:
+            roles.fresh_app()
             nginx, base_url = ceilings.start_nginx(roles.prefix("app"), stacks.free_port())
             result["startup_s"] = 0.0
             result["idle_memory_bytes"] = roles.app.memory_bytes() if roles.app is not None else None

@@ -111,3 +111,17 @@ def test_groups_of_a_killed_runner_are_swept(tmp_path):
     assert not (root / "memory" / dead).exists() and not (root / "cpuset" / dead).exists()
     assert (root / "memory" / alive).exists()
     cg.close()
+
+
+def test_renew_gives_a_role_a_fresh_group_with_the_same_caps(tmp_path):
+    root = fake_v1(tmp_path)
+    cg = cgroups.Cgroups(root, name="b")
+    cg.group("app", "0", 256 << 20)
+    limit = root / "memory" / "b" / "app" / "memory.limit_in_bytes"
+    limit.write_text("1")
+    # A fake tree keeps its files; a real cgroup directory is removed with them.
+    for directory in cg.groups["app"].dirs():
+        for f in directory.iterdir():
+            f.unlink()
+    renewed = cg.renew("app")
+    assert limit.read_text() == str(256 << 20) and renewed.cpus == "0"
