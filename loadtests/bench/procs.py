@@ -106,5 +106,8 @@ def _on_signal(signum, _frame):
 
 def install_handlers() -> None:
     atexit.register(stop_all)
+    # A runner started in the background by a script inherits SIGINT ignored, and Python then
+    # leaves it ignored: Ctrl-C (or kill -INT) must stop it all the same.
+    signal.signal(signal.SIGINT, signal.default_int_handler)
     signal.signal(signal.SIGTERM, _on_signal)
     signal.signal(signal.SIGHUP, _on_signal)
