@@ -6,9 +6,10 @@ import fcntl
 import os
 import sys
 import time
+from dataclasses import dataclass
+from pathlib import Path
 
 import click
-from pathlib import Path
 from rich.console import Console
 
 from bench import paths, procs
@@ -17,6 +18,22 @@ from bench.errors import BenchError
 # A log (CI) is not a terminal: rich would wrap tables at 80 columns.
 console = Console(highlight=False, width=None if sys.stdout.isatty() else 160)
 err = Console(stderr=True, highlight=False)
+
+
+@dataclass(frozen=True)
+class ResultPaths:
+    output: Path  # raw/ and the charts
+    target: Path  # results.md
+    analysis: Path | None  # the hand-written text placed above the tables
+
+
+def result_paths(profile: str, output: Path | None = None) -> ResultPaths:
+    """Published profiles write results/ and results.md; smoke runs (.bench/results/) and
+    experiments (--output) are never published, and carry no analysis."""
+    if profile != "smoke" and output is None:
+        return ResultPaths(paths.ROOT / "results", paths.ROOT / "results.md", paths.ROOT / "results" / "analysis.md")
+    directory = output.resolve() if output else paths.HOME / "results"
+    return ResultPaths(directory, directory / "results.md", None)
 
 
 class Lock:
@@ -319,9 +336,8 @@ def run(impls, scenario_names, profile, repeat, mem_ladder, fault, app_cpus, db_
             measure.cpu_count(cpus)
         except ValueError:
             raise BenchError(f"--{role}-cpus {cpus!r} is not a CPU list like 0 or 2-3") from None
-    published = profile != "smoke" and output is None
-    output = output.resolve() if output else paths.ROOT / "results" if published else paths.HOME / "results"
-    plan = measure.Plan(selected, chosen, profile, repeat, split, output, fault=fault,
+    where_to = result_paths(profile, output)
+    plan = measure.Plan(selected, chosen, profile, repeat, split, where_to.output, fault=fault,
                         ceilings=ceilings and not (mem_ladder or fault or profile == "soak"))
     estimate = plan.estimate_seconds() * (len(measure.MEM_LADDER_MIB) if mem_ladder else 1)
     console.print(f"{len(selected)} stack(s) × {len(chosen)} scenario(s) × {repeat} run(s), profile {profile}: "
@@ -333,11 +349,10 @@ def run(impls, scenario_names, profile, repeat, mem_ladder, fault, app_cpus, db_
         results = (measure.execute_ladder if mem_ladder else measure.execute)(plan, cluster)
         # results.md is the quick (or full) profile's; ladder, soak and fault runs add sections to it.
         main_profile = profile if profile in ("smoke", "quick", "full") else "quick"
-        raw = output / "raw" / main_profile
-        target = paths.ROOT / "results.md" if published else output / "results.md"
+        raw = where_to.output / "raw" / main_profile
+        target = where_to.target
         if any(raw.glob("*.json")):
-            report.render(raw, target, output,
-                          analysis=paths.ROOT / "results" / "analysis.md" if published else None)
+            report.render(raw, target, where_to.output, analysis=where_to.analysis)
         else:
             target = raw.parent
             console.print(f"results.md is rendered once a {main_profile} run exists; raw results are in {target}")
@@ -388,12 +403,10 @@ def report_command(profile):
     """
     from bench import report
 
-    published = profile != "smoke"
-    output = paths.ROOT / "results" if published else paths.HOME / "results"
-    target = paths.ROOT / "results.md" if published else output / "results.md"
-    report.render(output / "raw" / profile, target, output,
-                  analysis=paths.ROOT / "results" / "analysis.md" if published else None)
-    console.print(f"wrote {target}")
+    where_to = result_paths(profile)
+    report.render(where_to.output / "raw" / profile, where_to.target, where_to.output,
+                  analysis=where_to.analysis)
+    console.print(f"wrote {where_to.target}")
 
 
 def main() -> None:

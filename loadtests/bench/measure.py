@@ -8,7 +8,6 @@ import dataclasses
 import functools
 import json
 import os
-import statistics
 import threading
 import time
 from dataclasses import dataclass, field
@@ -692,10 +691,6 @@ def summary_line(record: dict) -> str:
         parts.append("[green]no lost writes[/]" if lost["lost_writes"] == 0 else f"[red]{lost['lost_writes']} lost writes[/]")
     return f"{name}: " + " · ".join(parts)
 
-
-def median(values: list[float]) -> float | None:
-    values = [v for v in values if v is not None]
-    return statistics.median(values) if values else None
 
 
 @dataclass

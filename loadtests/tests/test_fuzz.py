@@ -8,7 +8,6 @@ import subprocess
 import threading
 import time
 from contextlib import contextmanager
-from pathlib import Path
 
 import pytest
 
