@@ -94,7 +94,8 @@ export const itemBody = object({
   price,
   stock: integer(0, 2147483647),
   description: text(16384, { required: false }).nullish().transform((d) => d ?? null),
-  categoryId: integer(1, Number.MAX_SAFE_INTEGER, 'must be the id of a category'),
+  // 0 and negative ids are well formed; like any unknown id, the database rejects them.
+  categoryId: integer(Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER, 'must be the id of a category'),
 })
 
 // One entry per invalid field (its first problem); field "" is the body itself.

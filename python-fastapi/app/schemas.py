@@ -95,8 +95,8 @@ class ItemCreate(WriteModel):
     price: Price
     stock: Annotated[int, Field(ge=0, le=INT32_MAX)]
     description: Annotated[StorableStr, Field(max_length=16384)] | None = None
-    # Negative is invalid (API.md); 0 is an id that names no category, which the database says.
-    category_id: Annotated[int, Field(ge=0, le=INT64_MAX)]
+    # 0 and negative ids are well formed; like any unknown id, the database rejects them.
+    category_id: Annotated[int, Field(ge=-INT64_MAX - 1, le=INT64_MAX)]
 
 
 class ItemUpdate(ItemCreate):

@@ -215,7 +215,7 @@ async fn unparseable_json_is_400_and_a_non_object_is_422_on_the_body() {
 async fn every_invalid_field_is_listed_before_the_resource_is_looked_up() {
     let app = app_without_db();
     let body = json!({
-        "sku": " ", "name": 7, "price": "9.99", "stock": 1.5, "categoryId": -1,
+        "sku": " ", "name": 7, "price": "9.99", "stock": 1.5, "categoryId": "1",
         "description": "x".repeat(16385), "id": 5, "updatedAt": "ignored", "unknown": true,
     });
     let reply = send_json(&app, Method::PUT, "/items/999999999", body.to_string()).await;

@@ -115,16 +115,19 @@ def test_unknown_category_is_422_on_category_id(client, item, category_id):
     assert assert_json(client.get(f"/items/{item['id']}"), 200) == item
 
 
-def test_taken_sku_comes_before_unknown_category(client):
-    assert_problem(post(client, "/items", valid_item(999999999, sku="SKU-000003")), 409)
+# 0 and negative ids are well-formed ids that name no category: judged like any unknown one.
+@pytest.mark.parametrize("category_id", [999999999, 0, -1])
+def test_taken_sku_comes_before_unknown_category(client, category_id):
+    assert_problem(post(client, "/items", valid_item(category_id, sku="SKU-000003")), 409)
 
 
 def test_invalid_body_comes_before_absent_item(client):
     assert_problem(put(client, "/items/999999999", {"sku": "x"}), 422, {"name", "price", "stock", "categoryId"})
 
 
-def test_absent_item_comes_before_unknown_category_and_taken_sku(client):
-    assert_problem(put(client, "/items/999999999", valid_item(999999999)), 404)
+@pytest.mark.parametrize("category_id", [999999999, 0, -1])
+def test_absent_item_comes_before_unknown_category_and_taken_sku(client, category_id):
+    assert_problem(put(client, "/items/999999999", valid_item(category_id)), 404)
     assert_problem(put(client, "/items/999999999", valid_item(1, sku="SKU-000004")), 404)
 
 

@@ -126,11 +126,12 @@ fn parse_body(mut body: JsonObject) -> Result<ItemInput, Error> {
         "must be an integer from 0 to 2147483647",
     );
     let description = body.optional_string("description", 16384);
+    // 0 and negative ids are well formed; like any unknown id, the database rejects them.
     let category_id = body.integer(
         "categoryId",
-        0,
+        i64::MIN,
         i64::MAX,
-        "must be the id of a category (an integer of at least 0)",
+        "must be the id of a category (a 64-bit integer)",
     );
     match (sku, name, price, stock, description, category_id) {
         (Ok(sku), Ok(name), Ok(price), Ok(stock), Ok(description), Ok(category_id)) => {

@@ -84,7 +84,7 @@ class ItemResourceTest extends ApiTest {
     @Test
     void everyInvalidFieldIsReported() {
         String body = "{\"sku\":\"  \",\"name\":12,\"price\":\"9.99\",\"stock\":1.5,"
-                + "\"description\":false,\"categoryId\":-3}";
+                + "\"description\":false,\"categoryId\":\"3\"}";
         assertEquals(Set.of("sku", "name", "price", "stock", "description", "categoryId"),
                 invalidFields(send("POST", "/items", body)));
     }

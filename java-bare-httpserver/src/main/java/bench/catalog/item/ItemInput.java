@@ -23,7 +23,7 @@ public record ItemInput(String sku, String name, BigDecimal price, int stock, St
                 fields.decimal("price", BigDecimal.ZERO, MAX_PRICE, 2),
                 (int) fields.integer("stock", 0, Integer.MAX_VALUE),
                 fields.optionalString("description", DESCRIPTION_LENGTH),
-                fields.integer("categoryId", 1, Long.MAX_VALUE));
+                fields.integer("categoryId", Long.MIN_VALUE, Long.MAX_VALUE));
         fields.validate();
         return input;
     }

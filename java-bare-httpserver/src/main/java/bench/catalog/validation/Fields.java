@@ -86,7 +86,8 @@ public final class Fields {
             reject(name, "must be an integer");
             return 0;
         }
-        String range = max == Long.MAX_VALUE ? "an integer of at least " + min
+        String range = min == Long.MIN_VALUE && max == Long.MAX_VALUE ? "a 64-bit integer"
+                : max == Long.MAX_VALUE ? "an integer of at least " + min
                 : "an integer between " + min + " and " + max;
         // Range first: it is cheap even for 1e999999999, and bounds the exact conversion below.
         if (value.compareTo(BigDecimal.valueOf(min)) < 0 || value.compareTo(BigDecimal.valueOf(max)) > 0) {

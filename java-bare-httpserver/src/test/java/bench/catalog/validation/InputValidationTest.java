@@ -70,10 +70,19 @@ class InputValidationTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"\"7\"", "true", "1.5", "-1", "null", "9223372036854775808"})
+    @ValueSource(strings = {"\"7\"", "true", "1.5", "null", "9223372036854775808"})
     void refusesInvalidCategoryIds(String categoryId) {
         assertEquals(Set.of("categoryId"), invalidItemFields(
                 "{\"sku\":\"S\",\"name\":\"N\",\"price\":1,\"stock\":3,\"categoryId\":" + categoryId + "}"));
+    }
+
+    /** Well-formed ids that name no category are for the database to refuse, after the absent item. */
+    @ParameterizedTest
+    @ValueSource(strings = {"0", "-1", "-9223372036854775808"})
+    void acceptsIdsThatOnlyTheDatabaseCanRefuse(String categoryId) {
+        var input = ItemInput.from(json(
+                "{\"sku\":\"S\",\"name\":\"N\",\"price\":1,\"stock\":3,\"categoryId\":" + categoryId + "}"));
+        assertEquals(Long.parseLong(categoryId), input.categoryId());
     }
 
     @Test

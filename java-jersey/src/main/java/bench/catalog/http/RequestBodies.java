@@ -105,8 +105,9 @@ final class RequestBodies {
 
         Long id(String name) {
             JsonNode value = body.get(name);
-            if (value == null || !value.isIntegralNumber() || !value.canConvertToLong() || value.longValue() < 1) {
-                return invalid(name, "must be a positive integer");
+            // 0 and negative ids are well formed; like any unknown id, the database rejects them.
+            if (value == null || !value.isIntegralNumber() || !value.canConvertToLong()) {
+                return invalid(name, "must be a 64-bit integer");
             }
             return value.longValue();
         }

@@ -10,7 +10,6 @@ import jakarta.validation.constraints.Digits;
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotNull;
-import jakarta.validation.constraints.Positive;
 
 /** The body of POST and PUT /items. */
 public record ItemRequest(
@@ -22,7 +21,8 @@ public record ItemRequest(
 		@NotNull(message = STOCK) @Min(value = 0, message = STOCK) @Max(value = Integer.MAX_VALUE, message = STOCK)
 		Long stock,
 		@Text(max = 16384, required = false) String description,
-		@NotNull(message = CATEGORY_ID) @Positive(message = CATEGORY_ID) Long categoryId) {
+		// 0 and negative ids are well formed; like any unknown id, the database rejects them.
+		@NotNull(message = CATEGORY_ID) Long categoryId) {
 
 	static final String PRICE = "must be a number between 0 and 99999999.99 with at most 2 decimals";
 

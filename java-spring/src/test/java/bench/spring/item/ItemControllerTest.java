@@ -82,7 +82,7 @@ class ItemControllerTest {
 	@Test
 	void judgesRangesAndMissingFields() throws Exception {
 		postJson("/items", """
-				{"name": "n", "price": 100000000, "stock": 2147483648, "categoryId": -1}""")
+				{"name": "n", "price": 100000000, "stock": 2147483648, "categoryId": 1.5}""")
 			.andExpect(problem(422))
 			.andExpect(jsonPath("$.errors[*].field").value(containsInAnyOrder("sku", "price", "stock", "categoryId")));
 	}
