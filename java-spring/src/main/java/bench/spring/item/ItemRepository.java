@@ -16,8 +16,14 @@ public interface ItemRepository extends JpaRepository<Item, Long> {
 	@EntityGraph(attributePaths = "category")
 	Optional<Item> findById(Long id);
 
+	/**
+	 * The derived count would be {@code count(i1_0.id)}: PostgreSQL then reads every row's id,
+	 * ~33 ms over the 100,000 items against ~13 ms for {@code count(*)} (measured under the
+	 * read-heavy load), and this count runs on every page of all items.
+	 */
 	@Override
 	@EntityGraph(attributePaths = "category")
+	@Query(value = "select i from Item i", countQuery = "select count(*) from Item i")
 	Page<Item> findAll(Pageable pageable);
 
 	@EntityGraph(attributePaths = "category")
