@@ -120,3 +120,17 @@ def test_analysis_is_placed_above_the_tables(tmp_path):
     analysis.write_text("## What bounds each scenario\n\nThe database.")
     text = report.render(raw, tmp_path / "results.md", tmp_path / "charts", analysis=analysis).read_text()
     assert text.index("What bounds each scenario") < text.index("## avatar")
+
+
+def test_commits_name_what_a_partial_rerun_measured():
+    records = [record(name, scenario, 1, [(10, 100.0)])
+               for name in ("a", "b") for scenario in ("join-filter", "mixed")]
+    assert report.commits(records) == f"`{'0' * 12}`"
+    for r in records:
+        if r["stack"]["name"] == "b" and r["scenario"] == "mixed":
+            r["git_commit"] = "1" * 40
+    assert report.commits(records) == f"`{'0' * 12}` for the rest; `{'1' * 12}` for b (mixed)"
+    for r in records:
+        if r["stack"]["name"] == "b":
+            r["git_commit"] = "1" * 40
+    assert report.commits(records) == f"`{'0' * 12}` for the rest; `{'1' * 12}` for b"
