@@ -324,12 +324,27 @@ def soak_section(records: list[dict]) -> list[str]:
     return lines + [""]
 
 
+def unaccounted_rows(record: dict) -> str:
+    """Rows after the run minus what the 2xx writes account for, signed (items and categories)."""
+    writes = record.get("lost_writes")
+    if not writes:
+        return "–"
+    items = writes["item_rows_delta"] - (writes["items_created"] - writes["items_deleted"])
+    categories = writes["category_rows_delta"] - writes["categories_created"]
+    parts = [f"{n:+d} {what}" for n, what in ((items, "items"), (categories, "categories")) if n]
+    return ", ".join(parts) or "0"
+
+
 def fault_section(records: list[dict]) -> list[str]:
     lines = ["## PostgreSQL restarted under load", "",
              "The mixed scenario with PostgreSQL stopped a third into its first stage and started again. "
              "Requests during the outage must be answered (503), the stack must serve again within 5 s "
-             "without a restart, and no write that got a 2xx may be lost.", "",
-             "| stack | outage s | 503s | other errors | slowest ms | serving again after s | lost writes |",
+             "without a restart, and no write that got a 2xx may be lost. The write check compares row "
+             "counts with the 2xx answers; the signed difference says which way it is off: more rows "
+             "than 2xx answers (+) is what a commit does when PostgreSQL stops before its answer reaches "
+             "the stack (the client got a 503 for a write that was made), and cannot be told from a 2xx "
+             "DELETE that was not made; fewer rows (−) means 2xx creates are missing.", "",
+             "| stack | outage s | 503s | other errors | slowest ms | serving again after s | rows − 2xx writes |",
              "| --- | --- | --- | --- | --- | --- | --- |"]
     for r in sorted(records, key=lambda r: r["stack"]["name"]):
         if r.get("failed"):
@@ -342,9 +357,8 @@ def fault_section(records: list[dict]) -> list[str]:
                 errors[status] += n
         other = sum(n for status, n in errors.items() if status != "503")
         slowest = max(((s.get("latency_ms") or {}).get("max") or 0) for s in r["stages"]) if r["stages"] else None
-        lost = (r.get("lost_writes") or {}).get("lost_writes")
         lines.append(f"| {r['stack']['name']} | {fault.get('outage_s', '–')} | {errors.get('503', 0)} | {other} | "
-                     f"{fmt(slowest)} | {fault.get('recovered_within_s', '–')} | {fmt(lost)} |")
+                     f"{fmt(slowest)} | {fault.get('recovered_within_s', '–')} | {unaccounted_rows(r)} |")
     return lines + [""]
 
 

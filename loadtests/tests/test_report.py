@@ -134,3 +134,12 @@ def test_commits_name_what_a_partial_rerun_measured():
         if r["stack"]["name"] == "b":
             r["git_commit"] = "1" * 40
     assert report.commits(records) == f"`{'0' * 12}` for the rest; `{'1' * 12}` for b"
+
+
+def test_unaccounted_rows_are_signed_per_table():
+    writes = {"items_created": 10, "items_deleted": 4, "categories_created": 2,
+              "item_rows_delta": 9, "category_rows_delta": 1, "lost_writes": 4}
+    assert report.unaccounted_rows({"lost_writes": writes}) == "+3 items, -1 categories"
+    writes.update(item_rows_delta=6, category_rows_delta=2, lost_writes=0)
+    assert report.unaccounted_rows({"lost_writes": writes}) == "0"
+    assert report.unaccounted_rows({"lost_writes": None}) == "–"
