@@ -20,7 +20,7 @@ from rich.console import Console
 from rich.live import Live
 from rich.table import Table
 
-from bench import ceilings, cgroups, environment, loadgen, paths, procs, stacks, tools
+from bench import ceilings, cgroups, environment, loadgen, paths, procs, report, stacks, tools
 from bench.errors import BenchError
 from bench.manifest import Stack
 from bench.postgres import Cluster
@@ -458,8 +458,7 @@ def run_one(*, plan: Plan, stack: Stack, scenario: Scenario, run_number: int, cl
                 "item_rows_delta": rows_after["items"] - rows_before["items"],
                 "category_rows_delta": rows_after["categories"] - rows_before["categories"],
             }
-            lost["lost_writes"] = abs((created - deleted) - lost["item_rows_delta"]) + abs(
-                categories - lost["category_rows_delta"])
+            lost["lost_writes"] = sum(abs(n) for n in report.row_differences(lost))
 
         display.update(f"{label}: counting SQL statements per endpoint")
         sql_by_endpoint = {}

@@ -324,13 +324,18 @@ def soak_section(records: list[dict]) -> list[str]:
     return lines + [""]
 
 
+def row_differences(writes: dict) -> tuple[int, int]:
+    """Rows after a run minus what its 2xx writes account for: (items, categories)."""
+    return (writes["item_rows_delta"] - (writes["items_created"] - writes["items_deleted"]),
+            writes["category_rows_delta"] - writes["categories_created"])
+
+
 def unaccounted_rows(record: dict) -> str:
-    """Rows after the run minus what the 2xx writes account for, signed (items and categories)."""
+    """row_differences, signed, as the fault table shows them."""
     writes = record.get("lost_writes")
     if not writes:
         return "–"
-    items = writes["item_rows_delta"] - (writes["items_created"] - writes["items_deleted"])
-    categories = writes["category_rows_delta"] - writes["categories_created"]
+    items, categories = row_differences(writes)
     parts = [f"{n:+d} {what}" for n, what in ((items, "items"), (categories, "categories")) if n]
     return ", ".join(parts) or "0"
 

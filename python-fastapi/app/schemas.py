@@ -9,6 +9,7 @@ from pydantic.alias_generators import to_camel
 from pydantic_core import PydanticCustomError
 
 INT32_MAX = 2**31 - 1
+INT64_MIN = -(2**63)
 INT64_MAX = 2**63 - 1
 MAX_PRICE = Decimal("99999999.99")
 CENT = Decimal("0.01")
@@ -96,7 +97,7 @@ class ItemCreate(WriteModel):
     stock: Annotated[int, Field(ge=0, le=INT32_MAX)]
     description: Annotated[StorableStr, Field(max_length=16384)] | None = None
     # 0 and negative ids are well formed; like any unknown id, the database rejects them.
-    category_id: Annotated[int, Field(ge=-INT64_MAX - 1, le=INT64_MAX)]
+    category_id: Annotated[int, Field(ge=INT64_MIN, le=INT64_MAX)]
 
 
 class ItemUpdate(ItemCreate):
