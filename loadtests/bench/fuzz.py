@@ -117,7 +117,9 @@ class Finding:
     """One distinct failure: what went wrong and a request that shows it."""
 
     operation: str  # "POST /items", as the spec names it
-    check: str  # a schemathesis check, or "request_timeout", "connection_error", "server_unavailable", "error"
+    # a schemathesis check, or "request_timeout", "connection_error", "server_unavailable",
+    # "fuzzer_crash", "error"
+    check: str
     title: str
     message: str
     request: Request | None = None
@@ -161,6 +163,11 @@ class FuzzResult:
     report: Path | None = None  # the NDJSON events
     operations: int = 0  # operations that got at least one request
     exit_code: int | None = None
+
+    @property
+    def fuzzer_crashed(self) -> bool:
+        """Failed only because schemathesis crashed: it says nothing about the stack either way."""
+        return bool(self.failures) and all(f.check == "fuzzer_crash" for f in self.failures)
 
     def summary(self) -> str:
         verdict = "ok" if self.ok else f"{len(self.failures)} failure(s)"
@@ -358,6 +365,12 @@ def _operation_of(cases: dict, case_id: str, label: str) -> str:
 
 _TIMEOUT = re.compile(r"timeout|timed out", re.IGNORECASE)
 
+# Errors raised inside the fuzzer's own Python, whatever the stack answered. Python 3.11's ast
+# module keeps its recursion count per interpreter, not per thread, so two of schemathesis's
+# threads building ASTs at once can fail with "SystemError: AST constructor recursion depth
+# mismatch" (python/cpython#106905 describes it, seen rarely and only with threads).
+FUZZER_CRASHES = frozenset({"SystemError"})
+
 
 def _read_error(event: dict) -> Finding:
     value = event.get("value") or {}
@@ -368,6 +381,8 @@ def _read_error(event: dict) -> Finding:
         check, title = "request_timeout", "no response within the request timeout (a hang)"
     elif "Connection" in kind:
         check, title = "connection_error", "the connection failed or was dropped"
+    elif kind in FUZZER_CRASHES:
+        check, title = "fuzzer_crash", f"schemathesis itself crashed ({kind}), not on an answer of the stack"
     else:
         check, title = "error", f"schemathesis could not test this ({kind})"
     return Finding(operation=label, check=check, title=title, message=message, phase=event.get("phase"))

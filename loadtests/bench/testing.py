@@ -244,17 +244,25 @@ def run_fuzz(stack: Stack, cluster: Cluster, *, max_examples: int, seconds: floa
 
     result = result or StackResult(stack.name)
     try:
-        with console.status(f"[bold]{stack.name}[/]: fuzzing ({max_examples} examples per operation, "
-                            f"at most {seconds:.0f} s)"):
-            stacks.build(stack)
-            cluster.reset()
-            running = stacks.start(stack, port=stacks.free_port(), database_url=cluster.url(),
-                                   log_name=f"fuzz/{stack.name}-server.log")
-            try:
-                outcome = fuzz.fuzz_stack(running.base_url, max_examples=max_examples, seconds=seconds,
-                                          log=paths.LOGS / "fuzz" / f"{stack.name}.log")
-            finally:
-                running.stop()
+        stacks.build(stack)
+        for attempt in (1, 2):
+            with console.status(f"[bold]{stack.name}[/]: fuzzing ({max_examples} examples per operation, "
+                                f"at most {seconds:.0f} s)"):
+                cluster.reset()
+                running = stacks.start(stack, port=stacks.free_port(), database_url=cluster.url(),
+                                       log_name=f"fuzz/{stack.name}-server.log")
+                try:
+                    outcome = fuzz.fuzz_stack(running.base_url, max_examples=max_examples, seconds=seconds,
+                                              log=paths.LOGS / "fuzz" / f"{stack.name}.log")
+                finally:
+                    running.stop()
+            if not outcome.fuzzer_crashed or attempt == 2:
+                break
+            # A crash of the fuzzer proves nothing about the stack; once more with a new seed.
+            # Twice in a row stays a failure: a pass that could not test is no pass.
+            console.print(f"{stack.name}: fuzz {outcome.summary()}, " + "; ".join(
+                f"{f.title}: {f.message}" for f in outcome.failures) + " — fuzzing again with a new seed",
+                markup=False)
     except BenchError as error:
         result.steps["fuzz"] = Step(False, str(error).splitlines()[0])
         result.failed += 1

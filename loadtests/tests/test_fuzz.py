@@ -141,6 +141,19 @@ def test_a_missing_report_parses_as_nothing(tmp_path):
     assert (parsed.cases, parsed.findings, parsed.stop_reason) == (0, [], None)
 
 
+def test_a_crash_inside_schemathesis_is_told_apart_from_a_finding(tmp_path):
+    crash = _line("NonFatalError", {"label": "Stateful tests", "phase": "stateful", "value": {
+        "type": "SystemError", "message": "AST constructor recursion depth mismatch (before=39, after=127)"}})
+    report = tmp_path / "crash.ndjson"
+    report.write_text("\n".join([crash, _line("EngineFinished", {"stop_reason": "completed"})]))
+    [finding] = fuzz._merge_errors(fuzz.parse_report(report))
+    assert finding.check == "fuzzer_crash" and "SystemError" in finding.title
+    assert fuzz.FuzzResult(ok=False, cases=10, failures=[finding]).fuzzer_crashed
+    server_error = fuzz.Finding("GET /items", "not_a_server_error", "Server error", "500")
+    assert not fuzz.FuzzResult(ok=False, cases=10, failures=[finding, server_error]).fuzzer_crashed
+    assert not fuzz.FuzzResult(ok=True, cases=10, failures=[]).fuzzer_crashed
+
+
 # -- end to end against tiny servers -----------------------------------------------------------
 
 PROBLEM = {"application/problem+json": {"schema": {"$ref": "#/components/schemas/Problem"}}}

@@ -1,6 +1,8 @@
 import textwrap
 
-from bench import testing
+import pytest
+
+from bench import fuzz, stacks, testing
 
 
 def test_junit_counts(tmp_path):
@@ -25,3 +27,47 @@ def test_free_port_is_bindable():
     port = stacks.free_port()
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", port))
+
+
+class _Running:
+    base_url = "http://127.0.0.1:1"
+
+    def stop(self):
+        pass
+
+
+class _Cluster:
+    resets = 0
+
+    def reset(self):
+        self.resets += 1
+
+    def url(self):
+        return "postgresql://127.0.0.1:1/bench"
+
+
+@pytest.mark.parametrize("crashes, attempts, ok", [(0, 1, True), (1, 2, True), (2, 2, False)])
+def test_fuzz_runs_again_only_when_the_fuzzer_itself_crashed(monkeypatch, tmp_path, crashes, attempts, ok):
+    crash = fuzz.Finding("Stateful tests", "fuzzer_crash", "schemathesis itself crashed (SystemError)", "AST")
+    outcomes = [fuzz.FuzzResult(ok=False, cases=5, failures=[crash])] * crashes
+    outcomes.append(fuzz.FuzzResult(ok=True, cases=5, failures=[]))
+    calls = []
+    monkeypatch.setattr(stacks, "build", lambda stack: None)
+    monkeypatch.setattr(stacks, "start", lambda stack, **kwargs: _Running())
+    monkeypatch.setattr(fuzz, "fuzz_stack", lambda url, **kwargs: calls.append(url) or outcomes[len(calls) - 1])
+    cluster = _Cluster()
+    stack = type("Stack", (), {"name": "tiny"})()
+    result = testing.run_fuzz(stack, cluster, max_examples=1, seconds=10)
+    assert (len(calls), cluster.resets, result.steps["fuzz"].ok) == (attempts, attempts, ok)
+
+
+def test_a_real_finding_is_not_fuzzed_again(monkeypatch):
+    crash = fuzz.Finding("Stateful tests", "fuzzer_crash", "schemathesis itself crashed (SystemError)", "AST")
+    server_error = fuzz.Finding("GET /items", "not_a_server_error", "Server error", "500")
+    calls = []
+    monkeypatch.setattr(stacks, "build", lambda stack: None)
+    monkeypatch.setattr(stacks, "start", lambda stack, **kwargs: _Running())
+    monkeypatch.setattr(fuzz, "fuzz_stack", lambda url, **kwargs: calls.append(url) or fuzz.FuzzResult(
+        ok=False, cases=5, failures=[crash, server_error]))
+    result = testing.run_fuzz(type("Stack", (), {"name": "tiny"})(), _Cluster(), max_examples=1, seconds=10)
+    assert len(calls) == 1 and not result.steps["fuzz"].ok and result.failed == 2
