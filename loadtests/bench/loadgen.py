@@ -14,8 +14,13 @@ OHA_DIR = paths.ROOT / "loadtests" / "oha"
 _K6_PROGRESS = re.compile(r"(\d+) complete and (\d+) interrupted iterations")
 
 
-def k6_command(k6: Path, scenario: str, *, base_url: str, profile: str, stage: str, summary: Path) -> str:
-    return (f"exec '{k6}' run --no-color --no-usage-report "
+def k6_command(k6: Path, scenario: str, *, base_url: str, profile: str, stage: str, summary: Path,
+               writes_log: Path | None = None) -> str:
+    """`writes_log`: where k6 logs the id of every write (see bench.writes); k6's own log
+    messages go there too."""
+    record = (f"-e RECORD_WRITES=1 --log-output 'file={writes_log}' --log-format raw "
+              if writes_log is not None else "")
+    return (f"exec '{k6}' run --no-color --no-usage-report {record}"
             f"-e BASE_URL={base_url} -e PROFILE={profile} -e STAGE={stage} -e SUMMARY='{summary}' "
             f"'{K6_DIR / (scenario + '.js')}'")
 

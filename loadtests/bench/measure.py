@@ -20,7 +20,7 @@ from rich.console import Console
 from rich.live import Live
 from rich.table import Table
 
-from bench import ceilings, cgroups, environment, loadgen, paths, procs, report, stacks, tools
+from bench import ceilings, cgroups, environment, loadgen, paths, procs, report, stacks, tools, writes
 from bench.errors import BenchError
 from bench.manifest import Stack
 from bench.postgres import Cluster
@@ -159,13 +159,6 @@ class Statements:
 
     def close(self) -> None:
         self.conn.close()
-
-
-def row_counts(cluster: Cluster) -> dict[str, int]:
-    with cluster.connect("bench") as conn:
-        items, categories = conn.execute(
-            "SELECT (SELECT count(*) FROM item), (SELECT count(*) FROM category)").fetchone()
-    return {"items": items, "categories": categories}
 
 
 class Display:
@@ -376,7 +369,8 @@ def run_one(*, plan: Plan, stack: Stack, scenario: Scenario, run_number: int, cl
     label = f"{stack.name} · {scenario.name} · run {run_number}/{plan.repeat}"
     display.update(f"{label}: resetting the database")
     cluster.reset()
-    rows_before = row_counts(cluster)
+    rows_before = writes.baseline(cluster)
+    write_log = writes.WriteLog()
     logs = paths.LOGS / "run"
     display.update(f"{label}: starting")
     roles.fresh_app()
@@ -395,18 +389,23 @@ def run_one(*, plan: Plan, stack: Stack, scenario: Scenario, run_number: int, cl
             def k6_stage(stage: str) -> dict:
                 summary = logs / f"{stack.name}-{scenario.name}-{stage}.json"
                 summary.unlink(missing_ok=True)
+                written = logs / f"{stack.name}-{scenario.name}-{stage}.writes.log" if scenario.writes else None
+                if written is not None:
+                    written.unlink(missing_ok=True)
                 command = _wrapped(roles.prefix("loadgen"), loadgen.k6_command(
                     tool_paths["k6"], scenario.name, base_url=running.base_url, profile=plan.profile,
-                    stage=stage, summary=summary))
+                    stage=stage, summary=summary, writes_log=written))
                 limit = timing["warmup"] + timing["ramp"] + timing["stage"] + 120
                 code = run_load(command, logs / f"{stack.name}-{scenario.name}-{stage}.log", display, limit)
                 if code not in (0, 99) or not summary.exists():  # 99: a threshold failed, none can here
                     raise BenchError(f"k6 failed (exit {code}) on {label} stage {stage}; log "
                                      f"{logs / f'{stack.name}-{scenario.name}-{stage}.log'}")
+                if written is not None:
+                    write_log.read(written)
                 return loadgen.parse_k6_summary(summary)
 
             display.update(f"{label}: warm-up ({timing['warmup']} s, not counted)")
-            writes = [k6_stage("warmup")["writes"]]
+            writes_counted = [k6_stage("warmup")["writes"]]
             stages = []
             fault = None
             for index, vus in enumerate(scenario.stages[:1] if plan.profile == "soak" else scenario.stages):
@@ -426,7 +425,7 @@ def run_one(*, plan: Plan, stack: Stack, scenario: Scenario, run_number: int, cl
                     return figures
 
                 stages.append(measure_stage(one, roles, statements))
-                writes.append(holder["writes"])
+                writes_counted.append(holder["writes"])
                 if fault is not None and index == 0:
                     result["fault"] = fault.finish()
                     display.update(f"{label}: database restarted; "
@@ -435,7 +434,7 @@ def run_one(*, plan: Plan, stack: Stack, scenario: Scenario, run_number: int, cl
             stages = avatar_stages(url=running.base_url + "/avatar", name=f"{stack.name}-{scenario.name}",
                                    label=label, plan=plan, scenario=scenario, roles=roles, display=display,
                                    tool_paths=tool_paths, statements=statements)
-            writes = []
+            writes_counted = []
 
         result.update(scenario=scenario.name, run=run_number,
                       started_at=datetime.now(timezone.utc).isoformat(timespec="seconds"),
@@ -449,16 +448,10 @@ def run_one(*, plan: Plan, stack: Stack, scenario: Scenario, run_number: int, cl
 
         lost = None
         if scenario.writes:
-            rows_after = row_counts(cluster)
-            created = sum(w["items_created"] for w in writes)
-            deleted = sum(w["items_deleted"] for w in writes)
-            categories = sum(w["categories_created"] for w in writes)
-            lost = {
-                "items_created": created, "items_deleted": deleted, "categories_created": categories,
-                "item_rows_delta": rows_after["items"] - rows_before["items"],
-                "category_rows_delta": rows_after["categories"] - rows_before["categories"],
-            }
-            lost["lost_writes"] = sum(abs(n) for n in report.row_differences(lost))
+            display.update(f"{label}: looking up every write that got a 2xx")
+            counted = {name: sum(w[name] for w in writes_counted)
+                       for name in ("items_created", "items_deleted", "categories_created")}
+            lost = writes.check(cluster, rows_before, write_log, counted)
 
         display.update(f"{label}: counting SQL statements per endpoint")
         sql_by_endpoint = {}

@@ -1,6 +1,6 @@
 // heavy-body: creates and replacements of items with 5 KB descriptions; 30 → 60 VUs.
 import {
-  options as build, pick, post, put, summary, text, uniform, uniqueKey, writes,
+  options as build, pick, post, put, recordWrite, summary, text, uniform, uniqueKey,
   SEEDED_CATEGORIES, SEEDED_ITEMS,
 } from './lib/common.js';
 
@@ -20,7 +20,8 @@ function body(sku) {
 
 const requests = [
   [50, () => {
-    if (post('/items', body(uniqueKey('H6-')), 'item_create').status === 201) writes.itemsCreated.add(1);
+    const res = post('/items', body(uniqueKey('H6-')), 'item_create');
+    if (res.status === 201) recordWrite('item_created', JSON.parse(res.body).id);
   }],
   [50, () => {
     const id = uniform(1, SEEDED_ITEMS);

@@ -1,7 +1,7 @@
 // mixed: reads and writes on /items and /categories with 1 KB descriptions; 50 → 100 VUs.
-// Every 2xx create and delete is counted, so the runner can check that no write was lost.
+// Every create and delete is recorded (recordWrite), so the runner can check that no write was lost.
 import {
-  del, get, options as build, pick, post, put, summary, text, uniform, uniqueKey, writes,
+  del, get, options as build, pick, post, put, recordWrite, summary, text, uniform, uniqueKey,
   SEEDED_CATEGORIES, SEEDED_ITEMS,
 } from './lib/common.js';
 
@@ -25,15 +25,16 @@ function itemBody(sku) {
 function createItem() {
   const res = post('/items', itemBody(uniqueKey('K6-')), 'item_create');
   if (res.status === 201) {
-    writes.itemsCreated.add(1);
-    created.push(JSON.parse(res.body).id);
+    const { id } = JSON.parse(res.body);
+    recordWrite('item_created', id);
+    created.push(id);
   }
 }
 
 function deleteItem() {
   if (created.length === 0) return createItem();
   const id = created.shift();
-  if (del(`/items/${id}`, 'item_delete').status === 204) writes.itemsDeleted.add(1);
+  recordWrite(del(`/items/${id}`, 'item_delete').status === 204 ? 'item_deleted' : 'item_delete_unconfirmed', id);
 }
 
 function replaceItem() {
@@ -45,7 +46,7 @@ function replaceItem() {
 function createCategory() {
   const res = post('/categories', JSON.stringify({ code: uniqueKey('K'), name: 'Load test category' }),
     'category_create');
-  if (res.status === 201) writes.categoriesCreated.add(1);
+  if (res.status === 201) recordWrite('category_created', JSON.parse(res.body).id);
 }
 
 const requests = [

@@ -136,10 +136,32 @@ def test_commits_name_what_a_partial_rerun_measured():
     assert report.commits(records) == f"`{'0' * 12}` for the rest; `{'1' * 12}` for b"
 
 
-def test_unaccounted_rows_are_signed_per_table():
-    writes = {"items_created": 10, "items_deleted": 4, "categories_created": 2,
-              "item_rows_delta": 9, "category_rows_delta": 1, "lost_writes": 4}
-    assert report.unaccounted_rows({"lost_writes": writes}) == "+3 items, -1 categories"
-    writes.update(item_rows_delta=6, category_rows_delta=2, lost_writes=0)
-    assert report.unaccounted_rows({"lost_writes": writes}) == "0"
-    assert report.unaccounted_rows({"lost_writes": None}) == "–"
+def test_writes_made_without_a_2xx_are_named_per_table():
+    writes = {"items_unacknowledged": 3, "categories_unacknowledged": 1, "lost_writes": 0}
+    assert report.unacknowledged_writes({"lost_writes": writes}) == "3 items, 1 categories"
+    writes.update(items_unacknowledged=0, categories_unacknowledged=0)
+    assert report.unacknowledged_writes({"lost_writes": writes}) == "0"
+    assert report.unacknowledged_writes({"lost_writes": {"lost_writes": 0}}) == "–"
+    assert report.unacknowledged_writes({"lost_writes": None}) == "–"
+
+
+def test_soak_section_and_its_memory_chart(tmp_path):
+    raw = tmp_path / "raw" / "quick"
+    write(raw, [record("go-gin", "join-filter", 1, [(60, 1000.0)])])
+    soak = record("go-gin", "mixed", 1, [(50, 450.0)], profile="soak",
+                  lost_writes={"items_created": 9, "items_deleted": 3, "categories_created": 1, "item_rows_delta": 6,
+                               "category_rows_delta": 1, "lost_writes": 0})
+    soak["stages"][0].update(memory_samples=[[2.0 * i, (30 + i % 3) << 20] for i in range(300)],
+                             memory_growth={"second_quarter_peak_bytes": 32 << 20, "last_quarter_peak_bytes": 32 << 20,
+                                            "growing": False})
+    broken = record("node-express", "mixed", 1, [], profile="soak", failed="exited with code 1")
+    write(tmp_path / "raw" / "soak", [soak, broken])
+    text = report.render(raw, tmp_path / "results.md", tmp_path / "charts").read_text()
+    section = text[text.index("## Soak"):]
+    header = next(line for line in section.splitlines() if line.startswith("| stack"))
+    go = next(line for line in section.splitlines() if line.startswith("| go-gin"))
+    failed = next(line for line in section.splitlines() if line.startswith("| node-express"))
+    assert go.split(" | ")[1:] == ["50", "450", "0", "0", "32", "32", "flat |"]
+    assert header.count("|") == go.count("|") == failed.count("|")
+    assert (tmp_path / "charts" / "soak-memory.png").stat().st_size > 1000
+    assert "charts/soak-memory.png" in text

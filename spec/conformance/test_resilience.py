@@ -11,8 +11,9 @@ import pytest
 from conftest import skip_or_fail
 from helpers import assert_json, assert_problem, post, unique
 
-# API.md: no pool connection within 5 s is a 503; a refused connection should be faster still.
-ANSWER_WITHIN_S = 8.0
+# API.md: no pool connection within 5 s is a 503 (spec/README.md: the wait, then the 503 at once;
+# the second on top is for the request itself). A refused connection may be answered sooner.
+ANSWER_WITHIN_S = 6.0
 RECOVERY_S = 5.0
 
 

@@ -3,7 +3,7 @@
 //
 // Environment: BASE_URL (default http://127.0.0.1:8080), PROFILE (smoke | quick | full, default
 // quick; soak), STAGE (run one stage only: its VU count, or "warmup"), SUMMARY (the JSON file to write,
-// default k6-<scenario>.json).
+// default k6-<scenario>.json), RECORD_WRITES=1 (log the id of every write, see recordWrite).
 import http from 'k6/http';
 import { Counter } from 'k6/metrics';
 
@@ -22,11 +22,21 @@ const PROFILES = {
 // Statuses counted one by one when a request did not get the one it expects; 0 is a transport error.
 const KNOWN_ERRORS = ['0', '400', '404', '405', '409', '413', '415', '422', '429', '500', '502', '503', '504'];
 const unexpected = new Counter('unexpected_status');
-export const writes = {
-  itemsCreated: new Counter('items_created'),
-  itemsDeleted: new Counter('items_deleted'),
-  categoriesCreated: new Counter('categories_created'),
+const counters = {
+  item_created: new Counter('items_created'),
+  item_deleted: new Counter('items_deleted'),
+  category_created: new Counter('categories_created'),
 };
+const RECORD_WRITES = __ENV.RECORD_WRITES === '1';
+
+// Counts a write that got a 2xx (item_created, item_deleted, category_created) and, with
+// RECORD_WRITES=1, logs its id: the runner runs k6 with its log in a file and looks every id up
+// after the run, so a write lost after its 2xx is told apart from a commit whose answer was lost.
+// item_delete_unconfirmed is a delete answered otherwise: the row may or may not be gone.
+export function recordWrite(kind, id) {
+  if (counters[kind]) counters[kind].add(1);
+  if (RECORD_WRITES) console.log(`bench-write ${kind} ${id}`);
+}
 
 export const SEEDED_ITEMS = 100000;
 export const SEEDED_CATEGORIES = 2000;
