@@ -97,6 +97,9 @@ class Roles:
             return group.shell_prefix()
         return f"exec taskset -c {getattr(self.split, role)} "
 
+    def app_cap_mib(self) -> int:
+        return self.caps["app"]["mem_bytes"] >> 20
+
     def fresh_app(self) -> None:
         if self.app is not None:
             self.app = self.cg.renew("app")
@@ -443,7 +446,8 @@ def run_one(*, plan: Plan, stack: Stack, scenario: Scenario, run_number: int, cl
         if not running.alive():
             # Crashed or OOM-killed under load: the stages it served are kept, the run is failed.
             last = (procs.tail(running.log, 1) or "no output").strip()
-            result["failed"] = f"{stack.name} exited with code {running.proc.returncode} under load: {last}"
+            result["failed"] = (f"{stack.name} exited with code {running.proc.returncode} under load"
+                                f"{oom_note(roles)}: {last}")
             return result
 
         lost = None
@@ -657,7 +661,13 @@ def _execute(plan: Plan, cluster: Cluster, roles: Roles, caps: dict, tool_paths:
                                  roles=roles, display=display, tool_paths=tool_paths, base=record)
                 except BenchError as error:
                     # One stack failing to start or crashing does not end the run.
-                    record.update(scenario=scenario.name, run=run_number, failed=str(error).splitlines()[0],
+                    first_line = str(error).splitlines()[0]
+                    note = oom_note(roles)
+                    if note and ":" in first_line:
+                        first_line = first_line.replace(":", note + ":", 1)
+                    elif note:
+                        first_line += note
+                    record.update(scenario=scenario.name, run=run_number, failed=first_line,
                                   stages=[], lost_writes=None, sql_per_request_by_endpoint={})
                     console.print(f"[red]{record['stack']['name']} · {scenario.name}: {error}[/]")
                 path = write_raw(plan.output, record)
@@ -665,6 +675,13 @@ def _execute(plan: Plan, cluster: Cluster, roles: Roles, caps: dict, tool_paths:
                 where = f"  [dim]{path.relative_to(paths.ROOT)}[/]" if path.is_relative_to(paths.ROOT) else ""
                 console.print(summary_line(record) + where)
     return results
+
+
+def oom_note(roles: Roles) -> str:
+    """Says so when the kernel killed a process of the app's cgroup for its memory cap: the exit
+    code alone (-9, or 1 from a parent whose worker was killed) does not."""
+    kills = roles.app.oom_kills() if roles.app is not None else 0
+    return f" (OOM-killed: {kills} kill(s) at its {roles.app_cap_mib()} MiB cap)" if kills else ""
 
 
 def summary_line(record: dict) -> str:

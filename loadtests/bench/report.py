@@ -299,7 +299,7 @@ def ladder_section(records: list[dict]) -> list[str]:
                 if r is None:
                     cells.append("")
                 elif r.get("failed"):
-                    cells.append("failed to serve")
+                    cells.append("OOM-killed" if "OOM-killed" in r["failed"] else "failed to serve")
                 elif any(s.get("oom") for s in r["stages"]):
                     cells.append("OOM-killed")
                 elif any(s["error_count"] for s in r["stages"]):
