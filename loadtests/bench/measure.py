@@ -8,6 +8,7 @@ import dataclasses
 import functools
 import json
 import os
+import re
 import threading
 import time
 from dataclasses import dataclass, field
@@ -661,13 +662,8 @@ def _execute(plan: Plan, cluster: Cluster, roles: Roles, caps: dict, tool_paths:
                                  roles=roles, display=display, tool_paths=tool_paths, base=record)
                 except BenchError as error:
                     # One stack failing to start or crashing does not end the run.
-                    first_line = str(error).splitlines()[0]
-                    note = oom_note(roles)
-                    if note and ":" in first_line:
-                        first_line = first_line.replace(":", note + ":", 1)
-                    elif note:
-                        first_line += note
-                    record.update(scenario=scenario.name, run=run_number, failed=first_line,
+                    failed = with_note(str(error).splitlines()[0], oom_note(roles))
+                    record.update(scenario=scenario.name, run=run_number, failed=failed,
                                   stages=[], lost_writes=None, sql_per_request_by_endpoint={})
                     console.print(f"[red]{record['stack']['name']} · {scenario.name}: {error}[/]")
                 path = write_raw(plan.output, record)
@@ -682,6 +678,14 @@ def oom_note(roles: Roles) -> str:
     code alone (-9, or 1 from a parent whose worker was killed) does not."""
     kills = roles.app.oom_kills() if roles.app is not None else 0
     return f" (OOM-killed: {kills} kill(s) at its {roles.app_cap_mib()} MiB cap)" if kills else ""
+
+
+def with_note(failure: str, note: str) -> str:
+    """`note` right after "exited with code N" when the failure says so, else at the end."""
+    if not note:
+        return failure
+    noted, found = re.subn(r"(exited with code -?\d+)", lambda m: m[1] + note, failure, count=1)
+    return noted if found else failure + note
 
 
 def summary_line(record: dict) -> str:

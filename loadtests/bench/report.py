@@ -383,7 +383,9 @@ def fault_section(records: list[dict]) -> list[str]:
              "2xx is looked up by id after the run: a lost write is a 2xx create whose row is missing or a "
              "2xx delete whose row is still there. Writes made by a request that got no 2xx are not losses "
              "and are counted apart: a commit whose answer never reached the client (PostgreSQL stopped "
-             "after the commit, the stack answered 503).", "",
+             "after the commit, the stack answered 503). A stack whose pool waits for a connection answers 503 "
+             "after its 5 s wait; the slowest answer adds the time a request queued before it reached the pool "
+             "(spec/README.md).", "",
              "| stack | outage s | 503s | other errors | slowest ms | serving again after s | 2xx writes lost "
              "| writes made without a 2xx |",
              "| --- | --- | --- | --- | --- | --- | --- | --- |"]

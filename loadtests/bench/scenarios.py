@@ -101,5 +101,7 @@ def estimate_seconds(scenario: Scenario, profile: str) -> float:
     if scenario.tool == "oha":
         # ~10k requests/s is a pessimistic rate for a stack on one core.
         return overhead + (OHA_REQUESTS[profile] + sum(OHA_WARMUPS[profile])) / 10_000
-    ramps = sum(1 for a, b in zip(scenario.stages, scenario.stages[1:]) if a != b) + 1
-    return overhead + timing["warmup"] + ramps * timing["ramp"] + len(scenario.stages) * (timing["stage"] + 5)
+    # The soak runs the first stage only (measure.run_one).
+    stages = scenario.stages[:1] if profile == "soak" else scenario.stages
+    ramps = sum(1 for a, b in zip(stages, stages[1:]) if a != b) + 1
+    return overhead + timing["warmup"] + ramps * timing["ramp"] + len(stages) * (timing["stage"] + 5)

@@ -109,3 +109,8 @@ def test_oha_command_never_follows_redirects(tmp_path):
     open_model = loadgen.oha_command(tmp_path / "oha", "http://x/avatar", requests=10, connections=2,
                                      output=tmp_path / "o.json", rate=500)
     assert "-q 500 --latency-correction" in open_model
+
+
+def test_the_soak_of_one_stack_is_estimated_at_its_one_stage():
+    seconds = scenarios.estimate_seconds(scenarios.SCENARIOS["mixed"], "soak")
+    assert 600 < seconds < 12 * 60

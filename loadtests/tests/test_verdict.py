@@ -62,3 +62,11 @@ def test_soak_growth_is_a_problem_only_in_the_soak_profile():
     assert measure.verdict([record(profile="soak", stages=[stage])]).problems == [
         "go-gin · mixed: memory keeps growing (50 MiB → 90 MiB)"]
     assert measure.verdict([record(stages=[stage])]).problems == []
+
+
+def test_an_oom_note_follows_the_exit_code():
+    note = " (OOM-killed: 1 kill(s) at its 128 MiB cap)"
+    assert measure.with_note("app exited with code -9 before it was healthy; log x.log:", note) == (
+        "app exited with code -9" + note + " before it was healthy; log x.log:")
+    assert measure.with_note("k6 failed (exit 1)", note) == "k6 failed (exit 1)" + note
+    assert measure.with_note("app exited with code 1 under load", "") == "app exited with code 1 under load"
