@@ -400,7 +400,7 @@ def fault_section(records: list[dict]) -> list[str]:
                 errors[status] += n
         other = sum(n for status, n in errors.items() if status != "503")
         slowest = max(((s.get("latency_ms") or {}).get("max") or 0) for s in r["stages"]) if r["stages"] else None
-        lines.append(f"| {r['stack']['name']} | {fault.get('outage_s', '–')} | {errors.get('503', 0)} | {other} | "
+        lines.append(f"| {r['stack']['name']} | {fault.get('outage_s', '–')} | {fmt(errors.get('503', 0))} | {fmt(other)} | "
                      f"{fmt(slowest)} | {fault.get('recovered_within_s', '–')} | "
                      f"{(r.get('lost_writes') or {}).get('lost_writes', '–')} | {unacknowledged_writes(r)} |")
     return lines + [""]
