@@ -365,10 +365,10 @@ def _operation_of(cases: dict, case_id: str, label: str) -> str:
 
 _TIMEOUT = re.compile(r"timeout|timed out", re.IGNORECASE)
 
-# Errors raised inside the fuzzer's own Python, whatever the stack answered. Python 3.11's ast
-# module keeps its recursion count per interpreter, not per thread, so two of schemathesis's
-# threads building ASTs at once can fail with "SystemError: AST constructor recursion depth
-# mismatch" (python/cpython#106905 describes it, seen rarely and only with threads).
+# Errors raised inside the fuzzer's own Python, whatever the stack answered: CI once saw
+# "SystemError: AST constructor recursion depth mismatch" from Python 3.11's ast module, which
+# python/cpython#106905 describes as spurious, seen rarely and in threaded programs
+# (schemathesis runs its phases in threads).
 FUZZER_CRASHES = frozenset({"SystemError"})
 
 

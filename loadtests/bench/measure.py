@@ -21,7 +21,7 @@ from rich.console import Console
 from rich.live import Live
 from rich.table import Table
 
-from bench import ceilings, cgroups, environment, loadgen, paths, procs, report, stacks, tools, writes
+from bench import ceilings, cgroups, environment, loadgen, paths, procs, stacks, tools, writes
 from bench.errors import BenchError
 from bench.manifest import Stack
 from bench.postgres import Cluster
@@ -454,8 +454,7 @@ def run_one(*, plan: Plan, stack: Stack, scenario: Scenario, run_number: int, cl
         lost = None
         if scenario.writes:
             display.update(f"{label}: looking up every write that got a 2xx")
-            counted = {name: sum(w[name] for w in writes_counted)
-                       for name in ("items_created", "items_deleted", "categories_created")}
+            counted = {name: sum(w[name] for w in writes_counted) for name in writes.COUNTED}
             lost = writes.check(cluster, rows_before, write_log, counted)
 
         display.update(f"{label}: counting SQL statements per endpoint")
