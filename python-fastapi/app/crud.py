@@ -10,6 +10,7 @@ from sqlalchemy import ColumnElement, delete, func, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import joinedload
+from sqlalchemy.orm.attributes import set_committed_value
 
 from app.core.errors import CategoryInUseError, DuplicateKeyError, UnknownCategoryError
 from app.models import Category, Item, utcnow
@@ -153,7 +154,9 @@ async def _flush_item(session: AsyncSession, item: Item, data: ItemCreate) -> No
         if _sqlstate(error) == FOREIGN_KEY_VIOLATION:
             raise UnknownCategoryError(f"category {data.category_id} does not exist") from error
         raise
-    await session.refresh(item, ["category"])
+    # The row's foreign key is checked by now, so the category exists. Loaded by its key in one
+    # SELECT; refresh(item, ["category"]) would select the item row again before loading it.
+    set_committed_value(item, "category", await session.get(Category, item.category_id))
 
 
 async def delete_item(session: AsyncSession, item_id: int) -> bool:
