@@ -49,6 +49,24 @@ async def test_item_lifecycle(client: AsyncClient, category: dict[str, Any]) -> 
     assert_problem(await client.delete(f"/items/{item['id']}"), 404)
 
 
+async def test_an_item_write_loads_its_category_in_one_statement(
+    client: AsyncClient, category: dict[str, Any], statements: list[str]
+) -> None:
+    body = {"sku": unique("S"), "name": "counted", "price": 1, "stock": 1, "categoryId": category["id"]}
+
+    created = await send_json(client, "POST", "/items", body)
+    assert created.status_code == 201
+    assert len(statements) == 2, statements  # the INSERT, then the category for the response
+
+    statements.clear()
+    replaced = await send_json(client, "PUT", f"/items/{created.json()['id']}", body)
+    assert replaced.status_code == 200
+    assert len(statements) == 3, statements  # the row locked, the UPDATE, the category
+    assert replaced.json()["category"]["code"] == category["code"]
+
+    assert (await client.delete(f"/items/{created.json()['id']}")).status_code == 204
+
+
 async def test_category_lifecycle(client: AsyncClient) -> None:
     code = unique("C")
     created = await send_json(client, "POST", "/categories", {"code": code, "name": "chairs"})
