@@ -1,6 +1,7 @@
-// SQL for the category table. Absent rows come back as null; constraint violations as domain errors.
+// SQL for the category table. Absent rows come back as null; the constraint violations a write
+// can cause, told apart by SQLSTATE, as domain errors; any other error as it is (a 500).
 import { query, UNIQUE_VIOLATION, FOREIGN_KEY_VIOLATION } from './index.js'
-import { ConflictError } from '../lib/errors.js'
+import { CategoryInUseError, DuplicateKeyError } from './errors.js'
 
 const COLUMNS = 'id, code, name, updated_at AS "updatedAt"'
 
@@ -25,7 +26,7 @@ export async function findById(id) {
 }
 
 function duplicateCode(err, code) {
-  return err.code === UNIQUE_VIOLATION ? new ConflictError(`code ${code} already exists`) : err
+  return err.code === UNIQUE_VIOLATION ? new DuplicateKeyError(`code ${code} already exists`) : err
 }
 
 export async function create({ code, name }) {
@@ -60,6 +61,6 @@ export async function remove(id) {
     const { rowCount } = await query({ name: 'category-delete', text: 'DELETE FROM category WHERE id = $1', values: [id] })
     return rowCount > 0
   } catch (err) {
-    throw err.code === FOREIGN_KEY_VIOLATION ? new ConflictError(`category ${id} still has items`) : err
+    throw err.code === FOREIGN_KEY_VIOLATION ? new CategoryInUseError(`category ${id} still has items`) : err
   }
 }

@@ -1,7 +1,7 @@
 // The only module that imports pg: one Pool for the process, and query() for everyone else.
 import pg from 'pg'
 import { config } from '../config.js'
-import { DatabaseUnavailableError } from '../lib/errors.js'
+import { DatabaseUnavailableError } from './errors.js'
 
 const { Pool, types } = pg
 
@@ -28,12 +28,14 @@ pool.on('error', (err) => {
 
 // SQLSTATE classes 08 (connection exception), 53 (insufficient resources) and 57P (operator
 // intervention: shutdown, crash recovery, start-up), plus the socket and pool errors that have
-// no SQLSTATE at all.
+// no SQLSTATE at all. Not the rest of class 57: 57014 query_canceled is no outage.
 const UNAVAILABLE_SQLSTATE = /^(08|53|57P)/
 const SOCKET_ERRORS = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN'])
 const POOL_MESSAGES = /^(Connection terminated|timeout exceeded when trying to connect|Client was closed|Cannot use a pool after calling end)/
 
-function isUnavailable(err) {
+// The one place that decides whether a database error means "unavailable" (503) rather than a
+// bug (500).
+export function isUnavailable(err) {
   return UNAVAILABLE_SQLSTATE.test(err.code ?? '') || SOCKET_ERRORS.has(err.code) || POOL_MESSAGES.test(err.message)
 }
 

@@ -1,7 +1,8 @@
 // SQL for the item table. Every read joins the category it embeds: one statement per page,
-// never one per item. Absent rows come back as null; constraint violations as domain errors.
+// never one per item. Absent rows come back as null; the constraint violations a write can
+// cause, told apart by SQLSTATE, as domain errors; any other error as it is (a 500).
 import { query, UNIQUE_VIOLATION, FOREIGN_KEY_VIOLATION } from './index.js'
-import { ConflictError, UnknownReferenceError } from '../lib/errors.js'
+import { DuplicateKeyError, UnknownCategoryError } from './errors.js'
 
 const COLUMNS = `i.id, i.sku, i.name, i.price, i.stock, i.description, i.category_id, i.updated_at,
   c.code AS category_code, c.name AS category_name`
@@ -64,10 +65,8 @@ export async function findById(id) {
 // PostgreSQL checks unique keys as it writes the row and foreign keys at the end of the
 // statement, so a taken sku is reported before an unknown category, as API.md orders them.
 function writeError(err, item) {
-  if (err.code === UNIQUE_VIOLATION) return new ConflictError(`sku ${item.sku} already exists`)
-  if (err.code === FOREIGN_KEY_VIOLATION) {
-    return new UnknownReferenceError('categoryId', `category ${item.categoryId} does not exist`)
-  }
+  if (err.code === UNIQUE_VIOLATION) return new DuplicateKeyError(`sku ${item.sku} already exists`)
+  if (err.code === FOREIGN_KEY_VIOLATION) return new UnknownCategoryError(`category ${item.categoryId} does not exist`)
   return err
 }
 

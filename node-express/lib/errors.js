@@ -1,7 +1,9 @@
 // The one place that turns errors into RFC 9457 problem JSON. The HTTP layer raises HttpError
-// with its status; data access raises the domain errors below for what only the database can
-// tell; body-parser's errors carry a `type`; anything else is a bug and answers a generic 500.
+// with its status; data access raises the domain errors of db/errors.js, mapped to a status
+// (and for a 422 the JSON field) here; body-parser's errors carry a `type`; anything else is a
+// bug and answers a generic 500.
 import { STATUS_CODES } from 'node:http'
+import { CategoryInUseError, DatabaseUnavailableError, DuplicateKeyError, UnknownCategoryError } from '../db/errors.js'
 
 export class HttpError extends Error {
   constructor(status, detail, { errors, headers } = {}) {
@@ -12,38 +14,25 @@ export class HttpError extends Error {
   }
 }
 
-// A unique key is taken, or a row is still referenced.
-export class ConflictError extends Error {}
-
-// A foreign key names no row; `field` is the JSON property that held it.
-export class UnknownReferenceError extends Error {
-  constructor(field, detail) {
-    super(detail)
-    this.field = field
-  }
-}
-
-// PostgreSQL refused or lost the connection, or the pool had none free in time.
-export class DatabaseUnavailableError extends Error {
-  constructor(cause) {
-    super('database unavailable', { cause })
-  }
-}
+// RFC 9110's reason phrases. Node's STATUS_CODES still has RFC 7231's for these two
+// ("Payload Too Large", "Unprocessable Entity"); the others are the same.
+const TITLES = { ...STATUS_CODES, 413: 'Content Too Large', 422: 'Unprocessable Content' }
 
 const BODY_PARSER_DETAILS = {
-  'entity.parse.failed': 'request body is not valid JSON',
   'entity.too.large': 'request body is larger than 1 MiB',
   'request.aborted': 'request body was not received completely',
   'request.size.invalid': 'request body is shorter than its Content-Length',
 }
 
-function toProblem(err) {
+export function toProblem(err) {
   if (err instanceof HttpError) {
     return { status: err.status, detail: err.message, errors: err.errors, headers: err.headers }
   }
-  if (err instanceof ConflictError) return { status: 409, detail: err.message }
-  if (err instanceof UnknownReferenceError) {
-    return { status: 422, detail: err.message, errors: [{ field: err.field, message: err.message }] }
+  if (err instanceof DuplicateKeyError || err instanceof CategoryInUseError) {
+    return { status: 409, detail: err.message }
+  }
+  if (err instanceof UnknownCategoryError) {
+    return { status: 422, detail: err.message, errors: [{ field: 'categoryId', message: err.message }] }
   }
   if (err instanceof DatabaseUnavailableError) {
     return { status: 503, detail: 'the database is unavailable, try again shortly' }
@@ -61,7 +50,7 @@ function sendProblem(res, { status, detail, errors, headers }) {
   res
     .status(status)
     .type('application/problem+json')
-    .json({ type: 'about:blank', title: STATUS_CODES[status], status, detail, ...(errors && { errors }) })
+    .json({ type: 'about:blank', title: TITLES[status], status, detail, ...(errors && { errors }) })
 }
 
 export function notFoundHandler(req, res, next) {

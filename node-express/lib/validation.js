@@ -1,10 +1,12 @@
 // Input rules of API.md: path ids and query parameters (400) and write bodies (422).
+import { isLosslessNumber } from 'lossless-json'
 import * as z from 'zod'
 import { HttpError } from './errors.js'
 
 const INT64_MIN = -(2n ** 63n)
 const INT64_MAX = 2n ** 63n - 1n
-const DECIMAL_INTEGER = /^-?\d+$/
+// An optional sign, then ASCII digits: "+5" and "007" are integers, " 5", "1_0" and "١٢" are not.
+const DECIMAL_INTEGER = /^[+-]?[0-9]+$/
 
 // A signed 64-bit integer written in base 10, as a BigInt; null for anything else.
 function int64(text) {
@@ -62,26 +64,83 @@ function text(max, { required }) {
     .refine((s) => s.length <= max || codePointLength(s) <= max, `must be at most ${max} characters`)
 }
 
-function integer(min, max, rangeMessage = `must be between ${min} and ${max}`) {
-  return z
-    .number({ error: (issue) => (issue.input === undefined ? 'is required' : 'must be an integer') })
-    .refine(Number.isInteger, { error: 'must be an integer', abort: true })
-    .refine((n) => n >= min && n <= max, rangeMessage)
+// Body numbers arrive either as doubles that hold exactly the value written, or as lossless-json's
+// LosslessNumber, which keeps the number's JSON text (lib/http.js decides which). Either is
+// judged by the exact decimal value of its text, never by double arithmetic.
+const JSON_NUMBER = /^(-?)([0-9]+)(?:\.([0-9]+))?(?:[eE]([+-]?[0-9]+))?$/
+
+const isJsonNumber = (value) => typeof value === 'number' || isLosslessNumber(value)
+
+// A double's shortest text (String) has the value of the text it was parsed from, here.
+const numberText = (value) => (typeof value === 'number' ? String(value) : value.value)
+
+// The exact value of a JSON number's text as ±digits × 10^exponent, with `digits` free of
+// leading and trailing zeros ('' for zero). A huge exponent stays a number (even Infinity): it
+// is only compared, never used to build the value.
+export function exactDecimal(text) {
+  const [, sign, whole, fraction = '', exponent = '0'] = JSON_NUMBER.exec(text)
+  const significant = (whole + fraction).replace(/^0+/, '')
+  const digits = significant.replace(/0+$/, '')
+  if (digits === '') return { negative: false, digits, exponent: 0 }
+  return {
+    negative: sign === '-',
+    digits,
+    exponent: Number(exponent) - fraction.length + (significant.length - digits.length),
+  }
 }
 
-const MAX_PRICE = 99999999.99
+// The value times 10^scale when that is an integer of at most `maxDigits` digits, as a BigInt;
+// 'fraction' when it is not an integer, 'range' when it has more digits.
+function scaledInteger(text, scale, maxDigits) {
+  const { negative, digits, exponent } = exactDecimal(text)
+  if (digits === '') return 0n
+  const shift = exponent + scale
+  if (shift < 0) return 'fraction'
+  if (digits.length + shift > maxDigits) return 'range'
+  const magnitude = BigInt(digits) * 10n ** BigInt(shift)
+  return negative ? -magnitude : magnitude
+}
 
-// JSON numbers arrive as doubles: a price has at most 2 decimals when scaling by 100 and
-// rounding gives back the same double (1.230 passes, 1.234 does not).
-const hasAtMostTwoDecimals = (n) => Math.round(n * 100) / 100 === n
+// A JSON number: `required` when absent, `wrongType` when anything else (a string, a boolean).
+function jsonNumber(wrongType) {
+  return z.custom(isJsonNumber, {
+    error: (issue) => (issue.input === undefined ? 'is required' : wrongType),
+    abort: true,
+  })
+}
 
-const price = z
-  .number({ error: (issue) => (issue.input === undefined ? 'is required' : 'must be a number') })
-  .refine((n) => n >= 0 && n <= MAX_PRICE, { error: `must be between 0 and ${MAX_PRICE}`, abort: true })
-  .refine(hasAtMostTwoDecimals, 'must have at most 2 decimals')
+// An integer field: a JSON number whose exact value is an integer in min..max (BigInts). `3.0` and
+// `3e0` are 3; `1.5` is not an integer.
+function integer(min, max, rangeMessage = `must be between ${min} and ${max}`) {
+  return jsonNumber('must be an integer').transform((number, ctx) => {
+    const value = scaledInteger(numberText(number), 0, 19)
+    if (typeof value === 'bigint' && value >= min && value <= max) return value
+    ctx.issues.push({ code: 'custom', message: value === 'fraction' ? 'must be an integer' : rangeMessage, input: number })
+    return z.NEVER
+  })
+}
 
-// Unknown properties (and id, updatedAt) are dropped; the root must be an object.
-const object = (shape) => z.object(shape, { error: 'request body must be a JSON object' })
+const MAX_PRICE_CENTS = 9999999999n
+
+// Valid when 0 <= price <= 99999999.99 and price × 100 is an integer, by exact value: 1.230 and
+// 1e2 pass, 1.234 and 1.00000000000000001 do not. The result is the price as a decimal string
+// with two places, which PostgreSQL's numeric takes as it is.
+const price = jsonNumber('must be a number').transform((number, ctx) => {
+  const cents = scaledInteger(numberText(number), 2, 10)
+  if (typeof cents === 'bigint' && cents >= 0n && cents <= MAX_PRICE_CENTS) {
+    return `${cents / 100n}.${String(cents % 100n).padStart(2, '0')}`
+  }
+  const message = cents === 'fraction' ? 'must have at most 2 decimals' : 'must be between 0 and 99999999.99'
+  ctx.issues.push({ code: 'custom', message, input: number })
+  return z.NEVER
+})
+
+// Unknown properties (and id, updatedAt) are dropped; the root must be an object. A
+// LosslessNumber is a JS object too, so a body such as 42 is told apart before z.object.
+const isJsonObject = (body) =>
+  typeof body === 'object' && body !== null && !Array.isArray(body) && !isLosslessNumber(body)
+const object = (shape) =>
+  z.custom(isJsonObject, { error: 'request body must be a JSON object', abort: true }).pipe(z.object(shape))
 
 export const categoryBody = object({
   code: text(32, { required: true }),
@@ -92,10 +151,11 @@ export const itemBody = object({
   sku: text(64, { required: true }),
   name: text(128, { required: true }),
   price,
-  stock: integer(0, 2147483647),
+  stock: integer(0n, 2147483647n).transform(Number),
   description: text(16384, { required: false }).nullish().transform((d) => d ?? null),
-  // 0 and negative ids are well formed; like any unknown id, the database rejects them.
-  categoryId: integer(Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER, 'must be the id of a category'),
+  // Any signed 64-bit integer is a well-formed id (a BigInt); 0, negative and unknown ids are
+  // rejected by the database, after an absent item and a taken sku.
+  categoryId: integer(INT64_MIN, INT64_MAX, 'must be the id of a category'),
 })
 
 // One entry per invalid field (its first problem); field "" is the body itself.

@@ -29,13 +29,17 @@ function request(method, path, { body, json, headers = {} } = {}) {
   return fetch(base + path, { method, body, headers, redirect: 'manual' })
 }
 
+// RFC 9110's reason phrases, word for word.
+const TITLES = { 400: 'Bad Request', 404: 'Not Found', 405: 'Method Not Allowed', 409: 'Conflict', 413: 'Content Too Large',
+  415: 'Unsupported Media Type', 422: 'Unprocessable Content', 500: 'Internal Server Error', 503: 'Service Unavailable' }
+
 async function expectProblem(response, status) {
   assert.equal(response.status, status)
   assert.match(response.headers.get('content-type'), /^application\/problem\+json/)
   const problem = await response.json()
   assert.equal(problem.type, 'about:blank')
   assert.equal(problem.status, status)
-  assert.equal(typeof problem.title, 'string')
+  assert.equal(problem.title, TITLES[status])
   assert.equal(typeof problem.detail, 'string')
   return problem
 }
@@ -118,6 +122,25 @@ describe('routing and parameters', () => {
   it('answers 400 for malformed ids and query parameters', async () => {
     for (const path of ['/items/abc', '/items/1.5', '/items/99999999999999999999', '/items?page=', '/items?size=0',
       '/items?size=101', '/items?categoryId=x', '/categories?page=-1', '/categories/x/items']) {
+      await expectProblem(await request('GET', path), 400)
+    }
+  })
+
+  it('takes ids and query integers with a plus sign or leading zeros', async () => {
+    for (const path of ['/items/+5', '/items/%2B5', '/items/005']) {
+      const response = await request('GET', path)
+      assert.equal(response.status, 200, path)
+      assert.equal((await response.json()).id, 5)
+    }
+    const page = await (await request('GET', '/items?page=%2B5&size=002&categoryId=%2B7')).json()
+    assert.deepEqual(page.content.map((i) => i.id), [20007, 22007])
+    assert.deepEqual(page.page, { size: 2, number: 5, totalElements: 50, totalPages: 25 })
+  })
+
+  it('answers 400 for integers that are not an optional sign and ASCII digits', async () => {
+    // ?page=+5 is form-decoded to " 5".
+    for (const path of ['/items/%205', '/items/1_0', '/items/%EF%BC%95', '/items/%D9%A1%D9%A2', '/items/+', '/items/--5',
+      '/items?page=+5', '/items?page=1_0', '/items?size=%EF%BC%95', '/items?categoryId=%D9%A1']) {
       await expectProblem(await request('GET', path), 400)
     }
   })
@@ -238,5 +261,31 @@ describe('writes', () => {
 
     assert.equal((await request('DELETE', `/items/${item.id}`)).status, 204)
     await expectProblem(await request('GET', `/items/${item.id}`), 404)
+  })
+
+  it('judges a price by the exact value of its JSON text and stores that value', async () => {
+    const sku = `P-${suffix}`
+    const send = (method, path, price) => request(method, path, {
+      body: `{"sku":"${sku}","name":"priced","price":${price},"stock":1,"categoryId":9}`,
+      headers: { 'Content-Type': 'application/json' },
+    })
+    const created = await send('POST', '/items', '1e2')
+    assert.equal(created.status, 201)
+    const { id, price } = await created.json()
+    assert.equal(price, 100)
+    try {
+      for (const [text, value] of [['125E-2', 1.25], ['1.10000000000000000000', 1.1], ['99999999.99', 99999999.99], ['0', 0]]) {
+        const replaced = await send('PUT', `/items/${id}`, text)
+        assert.equal(replaced.status, 200, text)
+        assert.equal((await replaced.json()).price, value, text)
+        assert.equal((await (await request('GET', `/items/${id}`)).json()).price, value, text)
+      }
+      // A binary double would round each of these to a valid price.
+      for (const text of ['1.00000000000000001', '99999999.995', '1e-400', '1e400']) {
+        await expectInvalidFields(await send('PUT', `/items/${id}`, text), ['price'])
+      }
+    } finally {
+      await request('DELETE', `/items/${id}`)
+    }
   })
 })

@@ -1,7 +1,9 @@
 """Data access: the only module that talks to the database.
 
 Constraint violations are caught from the database (checking first would race) and raised as
-domain errors; absent rows come back as None or False for the caller to decide.
+the domain errors below, recognised by SQLSTATE and the operation that caused them; any other
+integrity error propagates as it is (a bug, answered 500). Absent rows come back as None or
+False for the caller to decide. Nothing here knows HTTP statuses or JSON field names.
 """
 
 from collections.abc import Sequence
@@ -12,12 +14,32 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import joinedload
 from sqlalchemy.orm.attributes import set_committed_value
 
-from app.core.errors import CategoryInUseError, DuplicateKeyError, UnknownCategoryError
 from app.models import Category, Item, utcnow
 from app.schemas import CategoryCreate, CategoryUpdate, ItemCreate, ItemUpdate
 
 UNIQUE_VIOLATION = "23505"
 FOREIGN_KEY_VIOLATION = "23503"
+
+
+class DomainError(Exception):
+    """Something only the database could tell: a broken rule of the data, not of the request."""
+
+    def __init__(self, detail: str) -> None:
+        super().__init__(detail)
+        self.detail = detail
+
+
+class DuplicateKeyError(DomainError):
+    """A unique code or sku is already taken."""
+
+
+class CategoryInUseError(DomainError):
+    """A category cannot be deleted while items reference it."""
+
+
+class UnknownCategoryError(DomainError):
+    """An item names a category that does not exist."""
+
 
 # The embedded category comes in the same query as its items, never one query per item.
 _WITH_CATEGORY = joinedload(Item.category, innerjoin=True)

@@ -42,10 +42,37 @@ async def test_wrong_method_is_405_with_allow(
 
 
 @pytest.mark.parametrize(
-    "path", ["/items/abc", "/items/1.5", "/items/99999999999999999999", "/items/+5", "/categories/%D9%A3"]
+    "path",
+    [
+        "/items/abc",
+        "/items/1.5",
+        "/items/1e3",
+        "/items/0x10",
+        "/items/99999999999999999999",
+        "/items/9223372036854775808",
+        "/items/%205",  # " 5": int() would take it
+        "/items/5%20",
+        "/items/1_0",  # int() would take it as 10
+        "/items/%EF%BC%95",  # fullwidth 5
+        "/categories/%D9%A3",  # Arabic-Indic 3
+        "/items/+",
+        "/items/-",
+        "/items/--5",
+        "/items/+-5",
+    ],
 )
 async def test_malformed_path_id_is_400(client: AsyncClient, path: str) -> None:
     assert_problem(await client.get(path), 400)
+
+
+@pytest.mark.parametrize(("path", "item_id"), [("/items/+5", 5), ("/items/%2B5", 5), ("/items/007", 7)])
+async def test_path_id_with_a_plus_sign_or_leading_zeros_is_the_integer(
+    client: AsyncClient, path: str, item_id: int
+) -> None:
+    response = await client.get(path)
+
+    assert response.status_code == 200
+    assert response.json()["id"] == item_id
 
 
 @pytest.mark.parametrize(
@@ -60,10 +87,24 @@ async def test_malformed_path_id_is_400(client: AsyncClient, path: str) -> None:
         "categoryId=",
         "categoryId=1.5",
         "categoryId=9223372036854775808",
+        "page=+5",  # form-decoded: " 5"
+        "page=1_0",
+        "page=1.0",
+        "page=1e3",
+        "size=%EF%BC%95",
+        "categoryId=%D9%A1%D9%A2",
+        "categoryId=-",
     ],
 )
 async def test_malformed_query_parameter_is_400(client: AsyncClient, query: str) -> None:
     assert_problem(await client.get(f"/items?{query}"), 400)
+
+
+async def test_query_integers_take_a_plus_sign_and_leading_zeros(client: AsyncClient) -> None:
+    body = (await client.get("/items?page=%2B5&size=002&categoryId=%2B7")).json()
+
+    assert body["page"]["number"] == 5 and body["page"]["size"] == 2
+    assert [item["id"] for item in body["content"]] == [20007, 22007]
 
 
 @pytest.mark.parametrize("content_type", [None, "text/plain", "application/xml"])

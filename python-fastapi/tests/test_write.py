@@ -1,10 +1,11 @@
 from datetime import datetime
+from decimal import Decimal
 from typing import Any
 
 import pytest
 from httpx import AsyncClient
 
-from tests.utils import assert_problem, send_json, unique
+from tests.utils import JSON, assert_problem, send_json, unique
 
 pytestmark = pytest.mark.anyio
 
@@ -132,3 +133,51 @@ async def test_strings_are_stored_as_given(client: AsyncClient, category: dict[s
     created = (await send_json(client, "POST", "/items", body)).json()
     assert (created["name"], created["description"], created["price"]) == (name, " \t", 0)
     await client.delete(f"/items/{created['id']}")
+
+
+def item_json(sku: str, price: str, category_id: int) -> bytes:
+    """An item body with `price` written exactly as given (json.dumps cannot write 1e2 or 1.10...0)."""
+    return f'{{"sku":"{sku}","name":"priced","price":{price},"stock":1,"categoryId":{category_id}}}'.encode()
+
+
+@pytest.mark.parametrize(
+    "price",
+    ["1e2", "125E-2", "1.10000000000000000000", "1.230", "0", "0.0e5", "99999999.99", "9999999999e-2"],
+)
+async def test_a_price_is_judged_and_stored_by_its_exact_value(
+    client: AsyncClient, item: dict[str, Any], price: str
+) -> None:
+    response = await client.put(
+        f"/items/{item['id']}", content=item_json(item["sku"], price, item["categoryId"]), headers=JSON
+    )
+
+    assert response.status_code == 200, response.text
+    assert Decimal(str(response.json()["price"])) == Decimal(price)
+    stored = (await client.get(f"/items/{item['id']}")).json()["price"]
+    assert Decimal(str(stored)) == Decimal(price)
+
+
+@pytest.mark.parametrize(
+    "price",
+    [
+        "1.00000000000000001",  # a binary double would round it to 1
+        "99999999.995",  # and this to 99999999.99
+        "99999999.990000000001",
+        "1.234",
+        "1e-3",
+        "-0.01",
+        "100000000",
+        "1e8",
+        "1e400",
+        "1e-400",
+        "-1e400",
+    ],
+)
+async def test_a_price_outside_the_rule_by_its_exact_value_is_422(
+    client: AsyncClient, category: dict[str, Any], price: str
+) -> None:
+    response = await client.post(
+        "/items", content=item_json(unique("P"), price, category["id"]), headers=JSON
+    )
+
+    assert_problem(response, 422, {"price"})

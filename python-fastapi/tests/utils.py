@@ -7,6 +7,18 @@ from typing import Any
 from httpx import AsyncClient, Response
 
 JSON = {"Content-Type": "application/json"}
+# RFC 9110's reason phrases, which every problem's title must be word for word.
+TITLES = {
+    400: "Bad Request",
+    404: "Not Found",
+    405: "Method Not Allowed",
+    409: "Conflict",
+    413: "Content Too Large",
+    415: "Unsupported Media Type",
+    422: "Unprocessable Content",
+    500: "Internal Server Error",
+    503: "Service Unavailable",
+}
 
 
 def unique(prefix: str) -> str:
@@ -23,7 +35,8 @@ def assert_problem(response: Response, status: int, fields: set[str] | None = No
     body = response.json()
     assert body["type"] == "about:blank"
     assert body["status"] == status
-    assert body["title"] and body["detail"]
+    assert body["title"] == TITLES[status]
+    assert body["detail"]
     if fields is not None:
         assert {error["field"] for error in body["errors"]} == fields, body["errors"]
     return body

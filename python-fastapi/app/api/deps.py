@@ -25,7 +25,8 @@ from app.core.db import new_async_session, new_read_session
 
 MAX_BODY_BYTES = 1024 * 1024
 INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1
-_INTEGER = re.compile(r"-?[0-9]+")
+# An optional sign, then ASCII digits: "+5" and "007" are integers, " 5", "1_0" and "١٢" are not.
+_INTEGER = re.compile(r"[+-]?[0-9]+")
 
 SessionDep = Annotated[AsyncSession, Depends(new_async_session)]
 ReadSessionDep = Annotated[AsyncSession, Depends(new_read_session)]
@@ -33,7 +34,7 @@ SettingsDep = Annotated[Settings, Depends(get_settings)]
 
 
 def _int64(text: str) -> int | None:
-    # int() alone would take "+5", " 5", "5_000" and non-ASCII digits.
+    # int() alone would also take " 5", "5_000" and non-ASCII digits.
     if not _INTEGER.fullmatch(text):
         return None
     value = int(text)

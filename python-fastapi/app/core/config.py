@@ -1,5 +1,4 @@
 from functools import lru_cache
-from typing import Literal
 
 from pydantic import Field, ValidationError, field_validator
 from pydantic_settings import BaseSettings
@@ -20,8 +19,6 @@ class Settings(BaseSettings):
     AVATAR_BASE_URL: str = "https://avatar.example.com"
     AVATAR_COUNT: int = Field(default=21, ge=1)
     LOG_REQUESTS: bool = False
-    # Which ASGI server app.server starts (see README: both were measured).
-    ASGI_SERVER: Literal["uvicorn", "granian"] = "granian"
 
     @field_validator("DATABASE_URL")
     @classmethod

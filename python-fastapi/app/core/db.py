@@ -4,7 +4,8 @@ from collections.abc import AsyncIterator
 
 from sqlalchemy import event
 from sqlalchemy.engine import AdaptedConnection
-from sqlalchemy.exc import DisconnectionError
+from sqlalchemy.exc import DBAPIError, DisconnectionError
+from sqlalchemy.exc import TimeoutError as PoolTimeoutError
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker, create_async_engine
 from sqlalchemy.pool import ConnectionPoolEntry, PoolProxiedConnection
 
@@ -12,6 +13,10 @@ from app.core.config import Settings, get_settings
 
 # Waiting longer than this for a pooled connection, or for a new one, answers 503.
 POOL_TIMEOUT_S = 5.0
+# SQLSTATE classes that mean the database cannot serve us right now: 08 connection exception,
+# 53 insufficient resources (53300 too_many_connections), 57P operator intervention (57P01
+# admin_shutdown ... 57P05). Not the rest of class 57: 57014 query_canceled is no outage.
+_UNAVAILABLE_SQLSTATE_PREFIXES = ("08", "53", "57P")
 
 
 def new_async_engine(settings: Settings) -> AsyncEngine:
@@ -37,6 +42,22 @@ def _discard_closed_connection(
     # invalidates the whole pool (a 503 for that request, fresh connections for the next).
     if dbapi_connection.driver_connection.is_closed():
         raise DisconnectionError("connection closed by the server")
+
+
+def database_unavailable(error: BaseException) -> bool:
+    """True when `error` means "no usable database connection" (503), False for any other
+    database error (a bug: 500). The one place that decides it."""
+    if isinstance(error, PoolTimeoutError):  # no pooled connection freed up within POOL_TIMEOUT_S
+        return True
+    # SQLAlchemy found the connection closed under the statement (its disconnect check).
+    if isinstance(error, DBAPIError) and error.connection_invalidated:
+        return True
+    driver_error = error.orig if isinstance(error, DBAPIError) else error
+    sqlstate: str | None = getattr(driver_error, "sqlstate", None)
+    if sqlstate:
+        return sqlstate.startswith(_UNAVAILABLE_SQLSTATE_PREFIXES)
+    # asyncpg's own I/O failures: refused, reset, EOF, the connect timeout (all OSError).
+    return isinstance(driver_error, OSError)
 
 
 engine = new_async_engine(get_settings())

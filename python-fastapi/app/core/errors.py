@@ -1,7 +1,8 @@
 """The one place that turns errors into RFC 9457 problem JSON.
 
-Data access raises the domain errors below (never HTTP ones); the exception handlers map them,
-FastAPI's and Starlette's HTTP errors, validation errors and database failures to responses.
+Data access raises domain errors (app.crud) and leaves database failures as they come; the
+exception handlers below map those, FastAPI's and Starlette's HTTP errors and validation errors
+to a status, a title and, for a 422, the JSON field. Nothing else names a status or a field.
 """
 
 import logging
@@ -13,39 +14,29 @@ import asyncpg
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
-from sqlalchemy.exc import DBAPIError, IntegrityError, InterfaceError, OperationalError, SQLAlchemyError
+from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.exc import TimeoutError as PoolTimeoutError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import Match
+
+from app.core.db import database_unavailable
+from app.crud import CategoryInUseError, DomainError, DuplicateKeyError, UnknownCategoryError
 
 logger = logging.getLogger(__name__)
 
 INTERNAL_ERROR = "the server failed to handle the request"
 _METHODS = ("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS")
-
-
-class DomainError(Exception):
-    """Something only the database could tell: a broken rule of the data, not of the request."""
-
-    def __init__(self, detail: str) -> None:
-        super().__init__(detail)
-        self.detail = detail
-
-
-class DuplicateKeyError(DomainError):
-    """A unique code or sku is already taken."""
-
-
-class CategoryInUseError(DomainError):
-    """A category cannot be deleted while items reference it."""
-
-
-class UnknownCategoryError(DomainError):
-    """An item names a category that does not exist."""
+# RFC 9110's reason phrases. Python 3.11's HTTPStatus still has RFC 7231's for these two
+# ("Request Entity Too Large", "Unprocessable Entity"); the others are the same.
+_RFC_9110_TITLES = {413: "Content Too Large", 422: "Unprocessable Content"}
 
 
 class ProblemResponse(JSONResponse):
     media_type = "application/problem+json"
+
+
+def title(status: int) -> str:
+    return _RFC_9110_TITLES.get(status) or HTTPStatus(status).phrase
 
 
 def problem(
@@ -57,7 +48,7 @@ def problem(
 ) -> ProblemResponse:
     body: dict[str, Any] = {
         "type": "about:blank",
-        "title": HTTPStatus(status).phrase,
+        "title": title(status),
         "status": status,
         "detail": detail,
     }
@@ -107,31 +98,18 @@ async def validation_exception_handler(_: Request, exc: RequestValidationError) 
     )
 
 
-async def duplicate_key_handler(_: Request, exc: DuplicateKeyError) -> ProblemResponse:
-    return problem(409, exc.detail)
+# Each domain error's status and, for a 422, the JSON field it is about.
+_DOMAIN_ERRORS: dict[type[DomainError], tuple[int, str | None]] = {
+    DuplicateKeyError: (409, None),
+    CategoryInUseError: (409, None),
+    UnknownCategoryError: (422, "categoryId"),
+}
 
 
-async def category_in_use_handler(_: Request, exc: CategoryInUseError) -> ProblemResponse:
-    return problem(409, exc.detail)
-
-
-async def unknown_category_handler(_: Request, exc: UnknownCategoryError) -> ProblemResponse:
-    return problem(422, exc.detail, errors=[{"field": "categoryId", "message": exc.detail}])
-
-
-def database_unavailable(exc: BaseException) -> bool:
-    """True for failures that mean "no usable database connection", not a bug."""
-    if isinstance(exc, PoolTimeoutError | OperationalError | InterfaceError | OSError):
-        return True
-    if isinstance(exc, DBAPIError):
-        # SQLSTATE classes 08 (connection exception) and 57 (operator intervention: shutdown,
-        # "the database system is starting up").
-        sqlstate = getattr(exc.orig, "sqlstate", None) or ""
-        return exc.connection_invalidated or sqlstate[:2] in ("08", "57")
-    return isinstance(
-        exc,
-        asyncpg.PostgresConnectionError | asyncpg.CannotConnectNowError | asyncpg.ConnectionDoesNotExistError,
-    )
+async def domain_error_handler(_: Request, exc: DomainError) -> ProblemResponse:
+    status, field = _DOMAIN_ERRORS[type(exc)]
+    errors = None if field is None else [{"field": field, "message": exc.detail}]
+    return problem(status, exc.detail, errors=errors)
 
 
 async def database_error_handler(request: Request, exc: Exception) -> ProblemResponse:
@@ -139,10 +117,7 @@ async def database_error_handler(request: Request, exc: Exception) -> ProblemRes
         if isinstance(exc, PoolTimeoutError):
             return problem(503, "no database connection became free in time")
         return problem(503, "the database is unavailable")
-    if isinstance(exc, IntegrityError):
-        # Data access translates the violations it expects; any other is still the client's
-        # data clashing with existing rows, not a server fault.
-        return problem(409, "the request conflicts with existing data")
+    # Anything else, an integrity error that data access did not expect included, is a bug.
     logger.error("database error on %s %s", request.method, request.url.path, exc_info=exc)
     return problem(500, INTERNAL_ERROR)
 
@@ -156,9 +131,7 @@ async def internal_error_handler(_: Request, __: Exception) -> ProblemResponse:
 def register_exception_handlers(app: FastAPI) -> None:
     app.add_exception_handler(StarletteHTTPException, http_exception_handler)
     app.add_exception_handler(RequestValidationError, validation_exception_handler)
-    app.add_exception_handler(DuplicateKeyError, duplicate_key_handler)
-    app.add_exception_handler(CategoryInUseError, category_in_use_handler)
-    app.add_exception_handler(UnknownCategoryError, unknown_category_handler)
+    app.add_exception_handler(DomainError, domain_error_handler)
     for database_error in (SQLAlchemyError, OSError, asyncpg.PostgresError, asyncpg.InterfaceError):
         app.add_exception_handler(database_error, database_error_handler)
     app.add_exception_handler(Exception, internal_error_handler)
