@@ -3,14 +3,32 @@
 from __future__ import annotations
 
 import json
+import socket
 import uuid
 from datetime import datetime
 from decimal import Decimal
+from urllib.parse import urlsplit
 
 import httpx
 
 PROBLEM_TYPE = "application/problem+json"
 JSON = {"Content-Type": "application/json"}
+
+# spec/API.md, "Errors": the title of a problem is its status's reason phrase in RFC 9110, word for word.
+TITLES = {
+    400: "Bad Request",
+    404: "Not Found",
+    405: "Method Not Allowed",
+    409: "Conflict",
+    413: "Content Too Large",
+    415: "Unsupported Media Type",
+    422: "Unprocessable Content",
+    500: "Internal Server Error",
+    503: "Service Unavailable",
+}
+# spec/API.md, "Inputs only a fuzzer sends": how long such a request may go unanswered before it
+# counts as a hang.
+FUZZER_ONLY_TIMEOUT_S = 10.0
 
 
 def unique(prefix: str) -> str:
@@ -40,7 +58,7 @@ def assert_problem(response: httpx.Response, status: int, fields: set[str] | Non
     body = response.json()
     assert body.get("type") == "about:blank", body
     assert body.get("status") == status, body
-    assert isinstance(body.get("title"), str) and body["title"], body
+    assert_title(body, status)
     assert isinstance(body.get("detail"), str) and body["detail"], body
     for leak in ("Exception", "Traceback", "SELECT ", "INSERT ", "panic", " at java.", "SQLSTATE"):
         assert leak not in body["detail"], f"detail leaks internals: {body['detail']!r}"
@@ -53,6 +71,65 @@ def assert_problem(response: httpx.Response, status: int, fields: set[str] | Non
         if fields is not None:
             assert {e["field"] for e in errors} == fields, f"invalid fields {errors} != {sorted(fields)}"
     return body
+
+
+def assert_title(body: dict, status: int) -> None:
+    """The problem's title is the reason phrase of its status, word for word."""
+    assert body.get("title") == TITLES[status], (
+        f"a {status} problem is titled {body.get('title')!r}, not {TITLES[status]!r}")
+
+
+def exact_json(response: httpx.Response):
+    """The body parsed with every JSON number with a fraction or exponent as a Decimal, so a
+    price is compared by the exact value of its text, never through a binary double."""
+    return json.loads(response.text, parse_float=Decimal)
+
+
+def assert_never_5xx(answer: int | None, what: str) -> None:
+    """An input only a fuzzer sends: any answer below 500 (the framework's own 4xx, problem
+    JSON or not, or the request's ordinary answer when the framework ignores the oddity) or a
+    closed connection (`answer` None) is fine; a 5xx is not. A hang fails in the caller."""
+    assert answer is None or answer < 500, f"{what}: answered {answer}"
+
+
+def fuzzer_only(client: httpx.Client, method: str, path: str, **kwargs) -> int | None:
+    """Sends a request only a fuzzer sends; its status, or None when the server closed the
+    connection instead of answering. A request unanswered for FUZZER_ONLY_TIMEOUT_S fails."""
+    try:
+        return client.request(method, path, timeout=FUZZER_ONLY_TIMEOUT_S, **kwargs).status_code
+    except httpx.TimeoutException:
+        raise AssertionError(f"{method} {path}: no answer within {FUZZER_ONLY_TIMEOUT_S:.0f} s") from None
+    except (httpx.RemoteProtocolError, httpx.ReadError, httpx.WriteError):
+        return None
+
+
+def raw_request(base_url: str, request: bytes) -> int | None:
+    """Sends bytes as they are over a new connection (for requests no HTTP client library will
+    send) and returns the status of the answer, or None when the server closed the connection
+    without one. No answer within FUZZER_ONLY_TIMEOUT_S fails."""
+    parts = urlsplit(base_url)
+    with socket.create_connection((parts.hostname, parts.port or 80), timeout=FUZZER_ONLY_TIMEOUT_S) as sock:
+        try:
+            sock.sendall(request)
+        except (BrokenPipeError, ConnectionResetError):
+            return None
+        reader = sock.makefile("rb")
+        try:
+            status_line = reader.readline(65537)
+        except socket.timeout:
+            raise AssertionError(f"no answer within {FUZZER_ONLY_TIMEOUT_S:.0f} s to {request[:60]!r}") from None
+        except ConnectionResetError:
+            return None
+        if not status_line:
+            return None
+        version, _, rest = status_line.decode("latin-1").partition(" ")
+        assert version.startswith("HTTP/"), f"not an HTTP answer to {request[:60]!r}: {status_line[:100]!r}"
+        return int(rest[:3])
+
+
+def assert_still_serving(client: httpx.Client) -> None:
+    """The process survived what it was sent: it still answers /health."""
+    assert client.get("/health").status_code == 200, "the stack no longer answers /health"
 
 
 def assert_json(response: httpx.Response, status: int) -> dict | list:

@@ -5,7 +5,7 @@ from decimal import Decimal
 
 import pytest
 
-from helpers import assert_json, assert_problem, instant, number, post, put, totals, unique
+from helpers import JSON, assert_json, assert_problem, exact_json, instant, number, post, put, totals, unique
 
 
 def valid_item(category_id: int, **overrides) -> dict:
@@ -121,6 +121,21 @@ def test_taken_sku_comes_before_unknown_category(client, category_id):
     assert_problem(post(client, "/items", valid_item(category_id, sku="SKU-000003")), 409)
 
 
+def test_constraint_violations_answer_by_what_was_written(client, item):
+    """spec/API.md, "Database errors": a taken sku is 409 on an item write, an unknown category
+    422 on an item write and 409 on a category delete, whichever constraint PostgreSQL names."""
+    own = valid_item(987654321, sku=item["sku"])
+    assert_problem(put(client, f"/items/{item['id']}", own), 422, {"categoryId"})
+    assert_problem(post(client, "/items", valid_item(item["categoryId"], sku=item["sku"])), 409)
+    assert_problem(client.delete(f"/categories/{item['categoryId']}"), 409)
+    other = assert_json(post(client, "/categories", {"code": unique("MOVE"), "name": "moved to"}), 201)
+    moved = assert_json(put(client, f"/items/{item['id']}", valid_item(other["id"], sku=item["sku"])), 200)
+    assert moved["category"]["id"] == other["id"]
+    assert client.delete(f"/categories/{item['categoryId']}").status_code == 204
+    assert_problem(client.delete(f"/categories/{other['id']}"), 409)
+    assert assert_json(client.get(f"/items/{item['id']}"), 200) == moved
+
+
 def test_invalid_body_comes_before_absent_item(client):
     assert_problem(put(client, "/items/999999999", {"sku": "x"}), 422, {"name", "price", "stock", "categoryId"})
 
@@ -144,6 +159,50 @@ def test_prices_are_judged_by_value(client, category, raw_price):
            % (body["sku"], raw_price, category["id"]))
     created = assert_json(client.post("/items", content=raw, headers={"Content-Type": "application/json"}), 201)
     assert number(created["price"]) == Decimal(raw_price)
+
+
+def raw_item(sku: str, category_id: int, raw_price: str) -> bytes:
+    """An item body whose price is written exactly as given, as JSON number text."""
+    return ('{"sku": "%s", "name": "n", "price": %s, "stock": 1, "categoryId": %d}'
+            % (sku, raw_price, category_id)).encode()
+
+
+# spec/API.md, "price": judged by the exact decimal value of the number's text, never a binary double.
+@pytest.mark.parametrize("raw_price,value", [
+    ("1e2", "100"), ("1E2", "100"), ("1e+2", "100"), ("125E-2", "1.25"), ("1.10000000000000000000", "1.1"),
+    ("1.230", "1.23"), ("0", "0"), ("0.0", "0"), ("0e5", "0"), ("99999999.99", "99999999.99"),
+    ("9999999999e-2", "99999999.99"), ("0.01", "0.01"), ("1000000.5000", "1000000.5"),
+])
+def test_a_price_is_judged_and_returned_by_its_exact_value(client, category, raw_price, value):
+    sku = unique("EXACT")
+    response = client.post("/items", content=raw_item(sku, category["id"], raw_price), headers=JSON)
+    assert_json(response, 201)
+    created = exact_json(response)
+    assert isinstance(created["price"], (int, Decimal)) and not isinstance(created["price"], bool), created["price"]
+    assert Decimal(created["price"]) == Decimal(value), f"price {raw_price} came back as {created['price']}"
+    read = exact_json(client.get(f"/items/{created['id']}"))
+    assert Decimal(read["price"]) == Decimal(value), f"price {raw_price} was read back as {read['price']}"
+    listed = exact_json(client.get(f"/items?categoryId={category['id']}&size=100"))["content"]
+    assert [Decimal(i["price"]) for i in listed if i["sku"] == sku] == [Decimal(value)]
+    replaced = client.put(f"/items/{created['id']}", content=raw_item(sku, category["id"], raw_price), headers=JSON)
+    assert_json(replaced, 200)
+    assert Decimal(exact_json(replaced)["price"]) == Decimal(value)
+
+
+@pytest.mark.parametrize("raw_price", [
+    "1.00000000000000001", "99999999.995", "99999999.991", "1.234", "0.001", "1e-3", "-0.01", "-1",
+    "100000000", "1e8", "99999999.990000000001", "1e400", "1e-400", "-1e400", "12345678901234567890",
+    "0.0000000000000000000000000000001",
+])
+def test_a_price_outside_the_rule_by_its_exact_value_is_422(client, item, raw_price):
+    before = totals(client)
+    response = client.post("/items", content=raw_item(unique("EXACT"), item["categoryId"], raw_price), headers=JSON)
+    assert_problem(response, 422, {"price"})
+    response = client.put(f"/items/{item['id']}", content=raw_item(item["sku"], item["categoryId"], raw_price),
+                          headers=JSON)
+    assert_problem(response, 422, {"price"})
+    assert totals(client) == before
+    assert assert_json(client.get(f"/items/{item['id']}"), 200) == item
 
 
 def test_price_is_returned_as_a_json_number(client, item):
