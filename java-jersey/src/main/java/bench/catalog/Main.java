@@ -88,9 +88,6 @@ public final class Main {
         ThreadPoolConfig pool = listener.getTransport().getWorkerThreadPoolConfig();
         pool.setCorePoolSize(workers).setMaxPoolSize(workers);
         listener.registerAddOn(new IgnoreH2cUpgrade());
-        // Grizzly frames a request body by method (never on TRACE, always on CONNECT and PRI), which
-        // puts a kept-alive connection out of step: a 505 or a hang on the next request.
-        listener.registerAddOn(new FrameBodiesByHeaders());
         ServerConfiguration configuration = server.getServerConfiguration();
         // Grizzly would answer a bare 400 itself to a DELETE with a body; Jersey answers it instead.
         configuration.setAllowPayloadForUndefinedHttpMethods(true);

@@ -6,11 +6,15 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import jakarta.ws.rs.client.Entity;
 import jakarta.ws.rs.core.Response;
+import java.math.BigDecimal;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 class ItemResourceTest extends ApiTest {
 
@@ -97,6 +101,25 @@ class ItemResourceTest extends ApiTest {
         assertEquals(Set.of("stock"), invalidFields(send("POST", "/items", item(unique("S"), 3, "1", "-1"))));
         assertEquals(Set.of("stock"), invalidFields(send("POST", "/items", item(unique("S"), 3, "1", "2147483648"))));
         assertEquals(Set.of("stock"), invalidFields(send("POST", "/items", item(unique("S"), 3, "1", "\"5\""))));
+    }
+
+    /** A price is judged by the exact decimal value of its JSON number, never as a binary double. */
+    @ParameterizedTest
+    @CsvSource({"1e2, 100", "125E-2, 1.25", "1.10000000000000000000, 1.1", "1.230, 1.23", "0, 0", "-0.0, 0",
+            "99999999.99, 99999999.99", "9999999999E-2, 99999999.99", "0.5e1, 5", "0.001e1, 0.01"})
+    void aPriceIsValidByItsExactValue(String price, String value) {
+        Response created = send("POST", "/items", item(unique("SKU-P"), 3, price, "1"));
+        assertEquals(201, created.getStatus(), price);
+        JsonNode item = body(created);
+        assertEquals(0, item.get("price").decimalValue().compareTo(new BigDecimal(value)), item.get("price").toString());
+        assertEquals(204, target("/items/" + item.get("id").asLong()).request().delete().getStatus());
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"1.00000000000000001", "99999999.995", "99999999.991", "1.234", "-0.01", "100000000",
+            "1e400", "-1e400", "1e-400", "1E8", "0.0001e1", "\"9.99\"", "true", "null", "[]", "{}"})
+    void aPriceOutsideTheRulesIs422(String price) {
+        assertEquals(Set.of("price"), invalidFields(send("POST", "/items", item(unique("SKU-P"), 3, price, "1"))), price);
     }
 
     @Test

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import bench.catalog.http.Json;
 import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.Response;
+import java.io.InputStream;
 import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -25,9 +26,15 @@ class RoutingTest extends ApiTest {
     private static final String CATEGORY = "{\"code\": \"X\", \"name\": \"y\"}";
 
     @ParameterizedTest
-    @ValueSource(strings = {"/nope", "/items/", "/categories/", "/items/1/", "/items/1/extra", "/application.wadl"})
+    @ValueSource(strings = {"/nope", "/items/", "/categories/", "/items/1/", "/categories/1/items/", "/items/1/extra",
+            "/application.wadl"})
     void unknownRoutesAreProblem404s(String path) {
         assertProblem(404, target(path).request().get());
+    }
+
+    @Test
+    void aTrailingSlashIs404ForWritesToo() {
+        assertProblem(404, send("POST", "/items/", "{}"));
     }
 
     @Test
@@ -68,13 +75,11 @@ class RoutingTest extends ApiTest {
         assertEquals(204, target("/categories/" + id).request().delete().getStatus());
     }
 
+    /** Grizzly answers a broken %-escape with a 500 of its own; the error page makes it the 400 it is. */
     @ParameterizedTest
-    @ValueSource(strings = {
-        "GET /items/%zz HTTP/1.1",
-        "GET /items/1 HTTP/1.1\r\nAccept: ;;;\r\n\r\n",
-    })
-    void malformedRequestsAreProblem400s(String request) throws Exception {
-        String response = raw(request.contains("\r\n\r\n") ? request : request + "\r\n\r\n");
+    @ValueSource(strings = {"/items/%zz", "/categories/%zz/items", "/items?page=%zz", "/items?%zz=1"})
+    void brokenPercentEscapesAreProblem400s(String target) throws Exception {
+        String response = raw("GET " + target + " HTTP/1.1\r\n\r\n");
         assertTrue(response.startsWith("HTTP/1.1 400 "), response);
         assertTrue(response.toLowerCase().contains("content-type: application/problem+json"), response);
         assertTrue(response.contains("\"status\":400"), response);
@@ -98,19 +103,13 @@ class RoutingTest extends ApiTest {
         assertEquals("application/problem+json", unknown.headers().firstValue("Content-Type").orElse(""));
     }
 
-    /**
-     * A request body is framed by its headers whatever the method. Grizzly left a TRACE body
-     * unread, to be parsed as the next request line (a bare 505: "HTTP version"), and took the
-     * request after a body-less PRI for its body (no answer): found by the fuzzer as a 505 on
-     * the QUERY that followed a TRACE on the same connection.
-     */
+    /** A request body, by length or chunked, on any method Grizzly frames by its headers keeps a kept-alive connection in step. */
     @ParameterizedTest
     @ValueSource(strings = {
-        "TRACE /categories HTTP/1.1\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n%s",
-        "TRACE /nope HTTP/1.1\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n%s",
-        "TRACE /items/1 HTTP/1.1\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n%x\r\n%s\r\n0\r\n\r\n",
-        "PRI /items HTTP/1.1\r\n\r\n",
         "QUERY /items HTTP/1.1\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n%s",
+        "DELETE /items/999999999 HTTP/1.1\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n%s",
+        "GET /items/1 HTTP/1.1\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n%x\r\n%s\r\n0\r\n\r\n",
+        "POST /items HTTP/1.1\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n%x\r\n%s\r\n0\r\n\r\n",
     })
     void theNextRequestOnAKeptAliveConnectionIsAnsweredInTurn(String first) throws Exception {
         String request = first.formatted(CATEGORY.length(), CATEGORY).replaceFirst("\r\n", "\r\nHost: localhost\r\n");
@@ -122,16 +121,80 @@ class RoutingTest extends ApiTest {
             socket.getOutputStream().write((request + next).getBytes(StandardCharsets.ISO_8859_1));
             answers = new String(socket.getInputStream().readAllBytes(), StandardCharsets.ISO_8859_1);
         }
-        List<String> statuses = Pattern.compile("HTTP/1\\.1 (\\d{3}) ").matcher(answers).results()
-                .map(match -> match.group(1)).toList();
-        assertEquals(List.of(first.contains("/nope") ? "404" : "405", "405"), statuses, answers);
-        assertEquals(2, answers.split("application/problem\\+json", -1).length - 1, answers);
+        String expected = switch (first.substring(0, first.indexOf(' '))) {
+            case "QUERY" -> "405";
+            case "DELETE" -> "404";
+            case "GET" -> "200";
+            default -> "422"; // the category body is no item
+        };
+        assertEquals(List.of(expected, "405"), statuses(answers), answers);
     }
 
-    /** API.md ignores the Content-Type of a read; a write without a usable JSON one is a 415. */
+    /**
+     * Grizzly frames a TRACE, CONNECT or PRI body by the method (never one on TRACE, always one
+     * on the other two), so these are answered by Jersey (405 or 404) with {@code Connection:
+     * close}: an unread TRACE body is never parsed as the next request (a 505), and no request
+     * after a PRI is swallowed as its body while its client waits. A pipelined next request goes
+     * with the connection; no client of this API sends these methods.
+     */
     @ParameterizedTest
-    @ValueSource(strings = {";;", ";;;", "no/such; =", "multipart/form-data", "multipart/form-data; boundary=x"})
-    void oddContentTypesAreIgnoredOnReadsAnd415OnWrites(String contentType) throws Exception {
+    @ValueSource(strings = {
+        "TRACE /categories HTTP/1.1\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n%s",
+        "TRACE /nope HTTP/1.1\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n%s",
+        "TRACE /items/1 HTTP/1.1\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n%x\r\n%s\r\n0\r\n\r\n",
+        "PRI /items HTTP/1.1\r\n\r\n",
+        "PRI /items HTTP/1.1\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n%s",
+        "CONNECT /items HTTP/1.1\r\n\r\n",
+    })
+    void methodsGrizzlyFramesByNameCloseTheConnection(String first) throws Exception {
+        String request = first.formatted(CATEGORY.length(), CATEGORY).replaceFirst("\r\n", "\r\nHost: localhost\r\n");
+        String next = "GET /items/1 HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n";
+        try (Socket socket = new Socket(getBaseUri().getHost(), getBaseUri().getPort())) {
+            socket.setSoTimeout(10_000);
+            socket.getOutputStream().write((request + next).getBytes(StandardCharsets.ISO_8859_1));
+            String head = head(socket.getInputStream());
+            assertTrue(head.startsWith(first.contains("/nope") ? "HTTP/1.1 404 " : "HTTP/1.1 405 "), head);
+            assertTrue(head.toLowerCase().contains("\r\nconnection: close\r\n"), head);
+        }
+    }
+
+    /**
+     * What only a fuzzer sends may get Jersey's own answer, as long as it is no 5xx
+     * (spec/README.md): an unparseable Content-Type or Accept is a bare 400 from Jersey, a
+     * wildcard or +json Content-Type on a write is the 415 of any other non-JSON type, and
+     * query parameters without a name are ignored.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {
+        "GET /items/1 HTTP/1.1\r\nAccept: ;;;\r\n\r\n",
+        "GET /items/1 HTTP/1.1\r\nContent-Type: ;;\r\n\r\n",
+        "POST /categories HTTP/1.1\r\nContent-Type: ;;\r\nContent-Length: %d\r\n\r\n%s",
+        "POST /categories HTTP/1.1\r\nContent-Type: no/such; =\r\nContent-Length: %d\r\n\r\n%s",
+        "POST /categories HTTP/1.1\r\nContent-Type: application/json\r\nContent-Type: application/json\r\n"
+                + "Content-Length: %d\r\n\r\n%s",
+        "POST /categories HTTP/1.1\r\nContent-Type: */*\r\nContent-Length: %d\r\n\r\n%s",
+        "PUT /categories/1 HTTP/1.1\r\nContent-Type: application/*\r\nContent-Length: %d\r\n\r\n%s",
+        "POST /items HTTP/1.1\r\nContent-Type: application/merge-patch+json\r\nContent-Length: %d\r\n\r\n%s",
+        "GET /items?=1 HTTP/1.1\r\n\r\n",
+        "GET /categories?&&page=0& HTTP/1.1\r\n\r\n",
+        "GET /items?=&=%%09&page=1 HTTP/1.1\r\n\r\n",
+    })
+    void inputsOnlyAFuzzerSendsAreNeverA5xx(String request) throws Exception {
+        String response = raw(request.formatted(CATEGORY.length(), CATEGORY));
+        List<String> statuses = statuses(response);
+        assertEquals(1, statuses.size(), response);
+        int status = Integer.parseInt(statuses.get(0));
+        assertTrue(status >= 200 && status < 500, response);
+        if (request.startsWith("GET /items?") || request.startsWith("GET /categories?")) {
+            assertEquals(200, status, response);
+        }
+    }
+
+    /** API.md ignores the Content-Type of a read; a write without a JSON one is a 415. */
+    @ParameterizedTest
+    @ValueSource(strings = {"text/plain", "multipart/form-data", "multipart/form-data; boundary=x",
+            "application/x-www-form-urlencoded"})
+    void otherContentTypesAreIgnoredOnReadsAnd415OnWrites(String contentType) throws Exception {
         assertEquals(200, withContentType("GET", "/items/1", contentType, null).statusCode());
         assertEquals(200, withContentType("GET", "/categories?size=2", contentType, null).statusCode());
         assertEquals(200, withContentType("GET", "/health", contentType, null).statusCode());
@@ -147,11 +210,51 @@ class RoutingTest extends ApiTest {
         assertEquals(400, withContentType("PUT", "/items/abc", contentType, CATEGORY).statusCode());
     }
 
+    @Test
+    void subResourceLocatorAnswers405BeforeParsingTheId() {
+        Response response = send("POST", "/categories/abc/items", "{}");
+        assertProblem(405, response);
+        assertTrue(allowed(response).contains("GET"));
+    }
+
+    /** Path ids are [+-]?[0-9]+ in the signed 64-bit range, with ASCII digits only. */
     @ParameterizedTest
-    @ValueSource(strings = {"=3", "=&=&page=0", "=&=%09&page=1", "&&page=0&"})
-    void queryParametersWithoutNamesAreIgnored(String query) throws Exception {
-        assertEquals(200, withContentType("GET", "/items?" + query, null, null).statusCode());
-        assertEquals(200, withContentType("GET", "/categories?" + query, null, null).statusCode());
+    @ValueSource(strings = {"/items/abc", "/items/1.5", "/items/99999999999999999999", "/categories/abc",
+            "/categories/abc/items", "/categories/99999999999999999999/items", "/items/%20", "/categories/%20",
+            "/items/+", "/items/-", "/categories/%20/items", "/items/%D9%A1%D9%A2", "/items/%EF%BC%95",
+            "/categories/%D9%A1%D9%A2", "/categories/%EF%BC%95/items", "/items/%205", "/items/5%20", "/items/1_0",
+            "/items/1e3", "/items/0x10", "/items/++5", "/items/+-5", "/items/9223372036854775808"})
+    void malformedIdsAre400(String path) {
+        assertProblem(400, target(path).request().get());
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"/items/-5", "/items/0", "/categories/-5", "/categories/0/items",
+            "/items/-9223372036854775808", "/items/9223372036854775807"})
+    void wellFormedIdsThatNameNothingAre404(String path) {
+        assertProblem(404, target(path).request().get());
+    }
+
+    /** A leading + and leading zeros are fine: the path's "+5" (or "%2B5") and "007" are ids 5 and 7. */
+    @ParameterizedTest
+    @ValueSource(strings = {"/items/+5", "/items/%2B5", "/items/005", "/categories/+5", "/categories/0005"})
+    void signedAndZeroPaddedIdsNameTheirRow(String path) {
+        Response response = target(path).request().get();
+        assertEquals(200, response.getStatus());
+        assertEquals(5, body(response).get("id").asLong());
+    }
+
+    @Test
+    void signedIdOfTheSubResource() {
+        Response response = target("/categories/+5/items").request().get();
+        assertEquals(200, response.getStatus());
+        assertEquals(50, body(response).get("page").get("totalElements").asLong());
+    }
+
+    @Test
+    void malformedIdComesBeforeTheContentType() {
+        Response response = target("/items/abc").request().put(jakarta.ws.rs.client.Entity.text("{}"));
+        assertProblem(400, response);
     }
 
     private HttpResponse<String> withContentType(String method, String path, String contentType, String body) throws Exception {
@@ -169,9 +272,27 @@ class RoutingTest extends ApiTest {
     private String raw(String request) throws Exception {
         String withHost = request.replaceFirst("\r\n", "\r\nHost: localhost\r\nConnection: close\r\n");
         try (Socket socket = new Socket(getBaseUri().getHost(), getBaseUri().getPort())) {
+            socket.setSoTimeout(10_000);
             socket.getOutputStream().write(withHost.getBytes(StandardCharsets.ISO_8859_1));
             return new String(socket.getInputStream().readAllBytes(), StandardCharsets.ISO_8859_1);
         }
+    }
+
+    private static List<String> statuses(String answers) {
+        return Pattern.compile("HTTP/1\\.1 (\\d{3}) ").matcher(answers).results().map(match -> match.group(1)).toList();
+    }
+
+    /** The status line and headers of the first answer on a connection. */
+    private static String head(InputStream in) throws Exception {
+        StringBuilder head = new StringBuilder();
+        while (head.indexOf("\r\n\r\n") < 0) {
+            int c = in.read();
+            if (c < 0) {
+                break;
+            }
+            head.append((char) c);
+        }
+        return head.toString();
     }
 
     private static HttpResponse<String> jdkClient(HttpRequest.Builder request) throws Exception {
@@ -179,33 +300,6 @@ class RoutingTest extends ApiTest {
             return client.send(request.header("Content-Type", "application/json").build(),
                     HttpResponse.BodyHandlers.ofString());
         }
-    }
-
-    @Test
-    void subResourceLocatorAnswers405BeforeParsingTheId() {
-        Response response = send("POST", "/categories/abc/items", "{}");
-        assertProblem(405, response);
-        assertTrue(allowed(response).contains("GET"));
-    }
-
-    @ParameterizedTest
-    @ValueSource(strings = {"/items/abc", "/items/1.5", "/items/99999999999999999999", "/categories/abc",
-            "/categories/abc/items", "/categories/99999999999999999999/items", "/items/%20", "/categories/%20",
-            "/items/+", "/categories/%20/items"})
-    void malformedIdsAre400(String path) {
-        assertProblem(400, target(path).request().get());
-    }
-
-    @ParameterizedTest
-    @ValueSource(strings = {"/items/-5", "/items/0", "/categories/-5", "/categories/0/items"})
-    void wellFormedIdsThatNameNothingAre404(String path) {
-        assertProblem(404, target(path).request().get());
-    }
-
-    @Test
-    void malformedIdComesBeforeTheContentType() {
-        Response response = target("/items/abc").request().put(jakarta.ws.rs.client.Entity.text("{}"));
-        assertProblem(400, response);
     }
 
     private static Set<String> allowed(Response response) {

@@ -1,7 +1,5 @@
 package bench.catalog.data;
 
-import bench.catalog.errors.ConflictException;
-import bench.catalog.errors.RecordNotFoundException;
 import jakarta.persistence.EntityManager;
 import jakarta.persistence.EntityManagerFactory;
 import jakarta.persistence.PersistenceException;
@@ -80,10 +78,7 @@ public final class CategoryRepository {
                         .setParameter("id", id)
                         .executeUpdate();
             } catch (PersistenceException e) {
-                if (DatabaseErrors.FOREIGN_KEY_VIOLATION.equals(DatabaseErrors.sqlState(e))) {
-                    throw new ConflictException("category " + id + " still has items");
-                }
-                throw e;
+                throw translateDelete(e, id);
             }
         });
         if (deleted == 0) {
@@ -91,9 +86,21 @@ public final class CategoryRepository {
         }
     }
 
-    private static RuntimeException translate(PersistenceException e, CategoryData data) {
+    /**
+     * A unique violation on a category write can only be its code (the id is generated). Any
+     * other failure is left as it is: unavailable (503) or a logged 500.
+     */
+    static RuntimeException translate(PersistenceException e, CategoryData data) {
         if (DatabaseErrors.UNIQUE_VIOLATION.equals(DatabaseErrors.sqlState(e))) {
-            return new ConflictException("code " + data.code() + " already exists");
+            return new DuplicateKeyException("code", data.code());
+        }
+        return e;
+    }
+
+    /** A foreign-key violation on a category delete: items still refer to it. */
+    static RuntimeException translateDelete(PersistenceException e, long id) {
+        if (DatabaseErrors.FOREIGN_KEY_VIOLATION.equals(DatabaseErrors.sqlState(e))) {
+            return new CategoryInUseException(id);
         }
         return e;
     }

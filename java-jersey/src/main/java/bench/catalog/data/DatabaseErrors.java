@@ -4,9 +4,11 @@ import java.sql.SQLException;
 import java.sql.SQLNonTransientConnectionException;
 import java.sql.SQLTransientConnectionException;
 import org.hibernate.JDBCException;
-import org.hibernate.exception.JDBCConnectionException;
 
-/** Reads what PostgreSQL said out of the exception chains that Hibernate and HikariCP build. */
+/**
+ * Reads what PostgreSQL said out of the exception chains that Hibernate and HikariCP build, and
+ * is the one place that decides whether a database failure means "unavailable" (503).
+ */
 public final class DatabaseErrors {
 
     static final String UNIQUE_VIOLATION = "23505";
@@ -18,11 +20,7 @@ public final class DatabaseErrors {
     /** The first SQLSTATE found along the cause chain, or null. */
     static String sqlState(Throwable error) {
         for (Throwable t = error; t != null; t = t.getCause()) {
-            String state = switch (t) {
-                case JDBCException e -> e.getSQLState();
-                case SQLException e -> e.getSQLState();
-                default -> null;
-            };
+            String state = ownSqlState(t);
             if (state != null) {
                 return state;
             }
@@ -31,26 +29,32 @@ public final class DatabaseErrors {
     }
 
     /**
-     * True when the database could not be reached or the connection was lost: no pooled
-     * connection within the timeout, connection refused or broken (SQLSTATE class 08), or the
-     * server shutting down (57P01..57P03).
+     * True when the database is unavailable, as {@code spec/API.md} lists it: SQLSTATE class 08
+     * (connection exception: refused, reset, closed, EOF, which is how the PostgreSQL driver
+     * reports its own I/O failures), class 53 (insufficient resources, e.g. 53300 too many
+     * connections) or class 57P (the server shutting down or starting: 57P01..57P05), anywhere
+     * along the cause chain; or a connection exception without an SQLSTATE, which is how HikariCP
+     * reports that no pooled connection freed up within its 5 s timeout. Anything else (57014
+     * query_canceled, XX000, 40P01, an integrity error no repository expected, ...) is not.
      */
     public static boolean isUnavailable(Throwable error) {
         for (Throwable t = error; t != null; t = t.getCause()) {
-            if (t instanceof JDBCConnectionException
-                    || t instanceof SQLTransientConnectionException
-                    || t instanceof SQLNonTransientConnectionException) {
+            if (t instanceof SQLTransientConnectionException || t instanceof SQLNonTransientConnectionException) {
                 return true;
             }
-            String state = switch (t) {
-                case JDBCException e -> e.getSQLState();
-                case SQLException e -> e.getSQLState();
-                default -> null;
-            };
-            if (state != null && (state.startsWith("08") || state.startsWith("57P"))) {
+            String state = ownSqlState(t);
+            if (state != null && (state.startsWith("08") || state.startsWith("53") || state.startsWith("57P"))) {
                 return true;
             }
         }
         return false;
+    }
+
+    private static String ownSqlState(Throwable t) {
+        return switch (t) {
+            case JDBCException e -> e.getSQLState();
+            case SQLException e -> e.getSQLState();
+            default -> null;
+        };
     }
 }

@@ -1,13 +1,8 @@
 package bench.catalog.data;
 
-import bench.catalog.errors.ConflictException;
-import bench.catalog.errors.FieldError;
-import bench.catalog.errors.InvalidFieldsException;
-import bench.catalog.errors.RecordNotFoundException;
 import jakarta.persistence.EntityManager;
 import jakarta.persistence.EntityManagerFactory;
 import jakarta.persistence.PersistenceException;
-import java.util.List;
 import java.util.Optional;
 import org.hibernate.Hibernate;
 import org.hibernate.jpa.HibernateHints;
@@ -137,14 +132,18 @@ public final class ItemRepository {
                 .findFirst();
     }
 
-    private static RuntimeException translate(PersistenceException e, ItemData data) {
+    /**
+     * On an item write a unique violation can only be its sku (the id is generated), and a
+     * foreign-key violation only its category. Any other failure is left as it is: unavailable
+     * (503) or a logged 500.
+     */
+    static RuntimeException translate(PersistenceException e, ItemData data) {
         String state = DatabaseErrors.sqlState(e);
         if (DatabaseErrors.UNIQUE_VIOLATION.equals(state)) {
-            return new ConflictException("sku " + data.sku() + " already exists");
+            return new DuplicateKeyException("sku", data.sku());
         }
         if (DatabaseErrors.FOREIGN_KEY_VIOLATION.equals(state)) {
-            String message = "category " + data.categoryId() + " does not exist";
-            return new InvalidFieldsException(message, List.of(new FieldError("categoryId", message)));
+            return new UnknownCategoryException(data.categoryId());
         }
         return e;
     }

@@ -1,6 +1,10 @@
 package bench.catalog.errors;
 
+import bench.catalog.data.CategoryInUseException;
 import bench.catalog.data.DatabaseErrors;
+import bench.catalog.data.DuplicateKeyException;
+import bench.catalog.data.RecordNotFoundException;
+import bench.catalog.data.UnknownCategoryException;
 import jakarta.persistence.PersistenceException;
 import jakarta.ws.rs.BadRequestException;
 import jakarta.ws.rs.NotAllowedException;
@@ -19,8 +23,11 @@ import java.util.logging.Logger;
 
 /**
  * The one place where failures become HTTP answers: one {@link ExceptionMapper} per kind of
- * error, each answering problem JSON. Jersey picks the mapper whose exception type is closest,
- * so the specific mappers win over {@link WebApplication} and {@link Unexpected}.
+ * error, each answering problem JSON with its status and, for a 422, the JSON field. The data
+ * layer raises domain errors (not found, duplicate key, unknown category, category in use) and
+ * leaves database failures as they are, which {@link DatabaseErrors} classifies. Jersey picks
+ * the mapper whose exception type is closest, so the specific mappers win over
+ * {@link WebApplication} and {@link Unexpected}.
  */
 public final class ExceptionMappers {
 
@@ -29,8 +36,8 @@ public final class ExceptionMappers {
     /** Every mapper, for registration with the application. */
     public static final List<Class<?>> ALL = List.of(
             RouteNotFound.class, MethodNotAllowed.class, BadRequest.class,
-            UnsupportedMediaType.class, WebApplication.class, RecordNotFound.class, Conflict.class,
-            InvalidFields.class, DatabaseFailure.class, Unexpected.class);
+            UnsupportedMediaType.class, WebApplication.class, RecordNotFound.class, DuplicateKey.class,
+            CategoryInUse.class, UnknownCategory.class, InvalidFields.class, DatabaseFailure.class, Unexpected.class);
 
     private ExceptionMappers() {
     }
@@ -96,10 +103,25 @@ public final class ExceptionMappers {
         }
     }
 
-    public static final class Conflict implements ExceptionMapper<ConflictException> {
+    public static final class DuplicateKey implements ExceptionMapper<DuplicateKeyException> {
         @Override
-        public Response toResponse(ConflictException e) {
+        public Response toResponse(DuplicateKeyException e) {
             return Problem.of(409, e.getMessage()).toResponse();
+        }
+    }
+
+    public static final class CategoryInUse implements ExceptionMapper<CategoryInUseException> {
+        @Override
+        public Response toResponse(CategoryInUseException e) {
+            return Problem.of(409, e.getMessage()).toResponse();
+        }
+    }
+
+    /** An unknown category is an invalid {@code categoryId} of the item body. */
+    public static final class UnknownCategory implements ExceptionMapper<UnknownCategoryException> {
+        @Override
+        public Response toResponse(UnknownCategoryException e) {
+            return Problem.invalid(e.getMessage(), List.of(new FieldError("categoryId", e.getMessage()))).toResponse();
         }
     }
 
@@ -111,9 +133,9 @@ public final class ExceptionMappers {
     }
 
     /**
-     * Database failures the repositories did not translate: 503 when the database cannot be
-     * reached (no connection within the pool timeout, refused, lost), otherwise a 500 whose
-     * cause is logged and never shown.
+     * Database failures the repositories did not translate into domain errors: 503 when the
+     * database is unavailable ({@link DatabaseErrors#isUnavailable}), otherwise (any other
+     * integrity error among them) a 500 whose cause is logged and never shown.
      */
     public static final class DatabaseFailure implements ExceptionMapper<PersistenceException> {
         @Override

@@ -11,7 +11,9 @@ import org.glassfish.grizzly.http.util.HttpStatus;
 
 /**
  * Grizzly's own error pages (a request Jersey never saw, or a failure after mapping) as problem
- * JSON instead of Grizzly's HTML.
+ * JSON instead of Grizzly's HTML. A broken %-escape in the path or the query ({@code /items/%zz},
+ * {@code ?page=%zz}) makes Jersey's container fail to build the request URI before the
+ * application sees it, which Grizzly answers with a 500: here it is the client's 400.
  */
 public final class ProblemErrorPages implements ErrorPageGenerator {
 
@@ -27,7 +29,6 @@ public final class ProblemErrorPages implements ErrorPageGenerator {
     public String generate(Request request, int status, String reasonPhrase, String description, Throwable exception) {
         int answered = status;
         if (isMalformedUri(exception)) {
-            // A path with a broken %-escape fails in Jersey's container before the application sees it.
             answered = 400;
             request.getResponse().setStatus(HttpStatus.BAD_REQUEST_400);
         } else if (exception != null) {

@@ -4,7 +4,6 @@ import bench.catalog.Config;
 import bench.catalog.data.CategoryRepository;
 import bench.catalog.data.Database;
 import bench.catalog.data.ItemRepository;
-import bench.catalog.errors.BareErrorFilter;
 import bench.catalog.errors.ExceptionMappers;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import org.glassfish.hk2.utilities.binding.AbstractBinder;
@@ -39,9 +38,8 @@ public final class CatalogApplication extends ResourceConfig {
         register(new Json(mapper));
         register(new JsonBodyReader(mapper));
         register(NoTrailingSlashFilter.class);
-        register(UnusableContentTypeFilter.class);
+        register(CloseAfterMethodFramedBodies.class);
         ExceptionMappers.ALL.forEach(this::register);
-        register(BareErrorFilter.class);
         if (config.logRequests()) {
             register(RequestLogFilter.class);
         }

@@ -1,7 +1,7 @@
 package bench.catalog.http;
 
 import bench.catalog.data.ItemRepository;
-import bench.catalog.errors.RecordNotFoundException;
+import bench.catalog.data.RecordNotFoundException;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;

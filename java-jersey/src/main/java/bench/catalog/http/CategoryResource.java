@@ -2,7 +2,7 @@ package bench.catalog.http;
 
 import bench.catalog.data.CategoryRepository;
 import bench.catalog.data.ItemRepository;
-import bench.catalog.errors.RecordNotFoundException;
+import bench.catalog.data.RecordNotFoundException;
 import com.fasterxml.jackson.databind.JsonNode;
 import jakarta.inject.Inject;
 import jakarta.inject.Singleton;

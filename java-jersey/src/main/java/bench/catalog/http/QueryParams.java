@@ -28,12 +28,12 @@ final class QueryParams {
 
     private static long parse(String value, long min, long max, String message) {
         try {
-            long parsed = Long.parseLong(value);
+            long parsed = AsciiInteger.parse(value);
             if (parsed >= min && parsed <= max) {
                 return parsed;
             }
         } catch (NumberFormatException e) {
-            // not a base-10 integer in the signed 64-bit range
+            // not [+-]?[0-9]+ in the signed 64-bit range
         }
         throw new BadRequestException(message);
     }

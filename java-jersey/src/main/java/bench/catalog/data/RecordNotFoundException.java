@@ -1,4 +1,4 @@
-package bench.catalog.errors;
+package bench.catalog.data;
 
 /** The addressed category or item does not exist. */
 public final class RecordNotFoundException extends RuntimeException {
