@@ -93,8 +93,24 @@ fn assert_problem(reply: &Reply, status: StatusCode) {
     );
     assert_eq!(reply.body["type"], "about:blank");
     assert_eq!(reply.body["status"], status.as_u16());
-    assert_eq!(reply.body["title"], status.canonical_reason().unwrap());
+    assert_eq!(reply.body["title"], rfc9110_title(status));
     assert!(reply.body["detail"].as_str().is_some_and(|d| !d.is_empty()));
+}
+
+/// The reason phrases of RFC 9110, which every problem's title repeats.
+fn rfc9110_title(status: StatusCode) -> &'static str {
+    match status.as_u16() {
+        400 => "Bad Request",
+        404 => "Not Found",
+        405 => "Method Not Allowed",
+        409 => "Conflict",
+        413 => "Content Too Large",
+        415 => "Unsupported Media Type",
+        422 => "Unprocessable Content",
+        500 => "Internal Server Error",
+        503 => "Service Unavailable",
+        other => panic!("no problem expected with status {other}"),
+    }
 }
 
 fn error_fields(reply: &Reply) -> Vec<String> {
@@ -163,10 +179,55 @@ async fn malformed_ids_and_query_parameters_are_400() {
     }
 }
 
+/// Path ids and integer query parameters are `[+-]?[0-9]+` in the signed 64-bit range. Without a
+/// database, a well-formed request gets as far as the pool (503) and a malformed one stops at 400.
+#[tokio::test]
+async fn integers_in_paths_and_queries_are_an_optional_sign_and_ascii_digits() {
+    let app = app_without_db();
+    let cases = [
+        ("/items/+5", StatusCode::SERVICE_UNAVAILABLE),
+        ("/items/%2B5", StatusCode::SERVICE_UNAVAILABLE),
+        ("/items/007", StatusCode::SERVICE_UNAVAILABLE),
+        (
+            "/items/-9223372036854775808",
+            StatusCode::SERVICE_UNAVAILABLE,
+        ),
+        (
+            "/items?page=%2B5&size=007&categoryId=-1",
+            StatusCode::SERVICE_UNAVAILABLE,
+        ),
+        ("/items/-9223372036854775809", StatusCode::BAD_REQUEST),
+        ("/items/%205", StatusCode::BAD_REQUEST),
+        ("/items/5%20", StatusCode::BAD_REQUEST),
+        ("/items/%D9%A1%D9%A2", StatusCode::BAD_REQUEST),
+        ("/items/%EF%BC%95", StatusCode::BAD_REQUEST),
+        ("/items/1_0", StatusCode::BAD_REQUEST),
+        ("/items/1e3", StatusCode::BAD_REQUEST),
+        ("/items/0x10", StatusCode::BAD_REQUEST),
+        ("/items/+", StatusCode::BAD_REQUEST),
+        ("/items/--5", StatusCode::BAD_REQUEST),
+        // A query string is form-decoded: a raw `+` is a space.
+        ("/items?page=+5", StatusCode::BAD_REQUEST),
+        ("/items?page=%D9%A1", StatusCode::BAD_REQUEST),
+        ("/items?size=%EF%BC%95", StatusCode::BAD_REQUEST),
+        ("/items?size=1_0", StatusCode::BAD_REQUEST),
+        ("/items?categoryId=0x10", StatusCode::BAD_REQUEST),
+        ("/items?categoryId=-", StatusCode::BAD_REQUEST),
+    ];
+    for (uri, status) in cases {
+        let reply = get(&app, uri).await;
+        assert_problem(&reply, status);
+        if status == StatusCode::BAD_REQUEST {
+            let detail = reply.body["detail"].as_str().unwrap();
+            assert!(detail.contains("integer"), "{uri}: detail {detail:?}");
+        }
+    }
+}
+
 #[tokio::test]
 async fn a_body_without_json_content_type_is_415_even_when_it_is_json() {
     let app = app_without_db();
-    for content_type in [None, Some("text/plain"), Some("application/json-patch+json"), Some(";;")] {
+    for content_type in [None, Some("text/plain"), Some("application/*"), Some(";;")] {
         let mut request = Request::post("/categories");
         if let Some(content_type) = content_type {
             request = request.header(header::CONTENT_TYPE, content_type);
@@ -279,6 +340,17 @@ async fn db_reads_match_the_seed() {
         json!({"id": 345, "code": "CAT-0345", "name": "Category 345"})
     );
     assert_eq!(item["updatedAt"], "2026-01-01T03:25:45Z");
+
+    for uri in ["/items/+7", "/items/%2B7", "/items/007"] {
+        let reply = get(&app, uri).await;
+        assert_eq!(
+            (reply.status, &reply.body["id"]),
+            (StatusCode::OK, &json!(7)),
+            "{uri}"
+        );
+    }
+    let reply = get(&app, "/items?page=%2B5&size=%2B1").await;
+    assert_eq!(reply.body["content"][0]["id"], 6);
 
     let reply = get(&app, "/categories?page=1&size=2").await;
     assert_eq!(reply.body["content"][0]["code"], "CAT-0003");
@@ -430,6 +502,20 @@ async fn db_item_lifecycle_and_what_only_the_database_can_tell() {
     assert_eq!(reply.body["price"].as_f64(), Some(1.23));
     assert_eq!(reply.body["description"], Value::Null);
     assert_eq!(reply.body["category"]["code"], "CAT-0042");
+
+    // Prices are judged by their exact value, in any spelling of it.
+    for (literal, value) in [
+        ("1e2", 100.0),
+        ("125E-2", 1.25),
+        ("1.10000000000000000000", 1.1),
+    ] {
+        let body = format!(
+            r#"{{"sku": "{sku}", "name": "n", "price": {literal}, "stock": 1, "categoryId": 42}}"#
+        );
+        let reply = send_json(&app, Method::PUT, &format!("/items/{id}"), body).await;
+        assert_eq!(reply.status, StatusCode::OK, "{literal}: {}", reply.body);
+        assert_eq!(reply.body["price"].as_f64(), Some(value), "{literal}");
+    }
 
     let replaced = json!({"sku": sku, "name": "Renamed", "price": 2, "stock": 0, "categoryId": 43, "description": " "});
     let reply = send_json(

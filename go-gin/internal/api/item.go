@@ -1,8 +1,8 @@
 package api
 
 import (
-	"errors"
 	"fmt"
+	"math"
 	"net/http"
 
 	"github.com/gin-gonic/gin"
@@ -11,47 +11,47 @@ import (
 )
 
 func (s *Server) listItems(c *gin.Context) {
-	q, ok := bindPage(c)
-	if !ok {
+	q := listItemsQuery{pageQuery: newPageQuery()}
+	if err := bindQuery(c, &q); err != nil {
+		abortWithError(c, err)
 		return
 	}
 	var filter store.ItemFilter
-	if _, present := c.GetQuery("categoryId"); present {
-		categoryID, ok := queryInt(c, "categoryId", 0, -1<<63, 1<<63-1, "categoryId must be an integer")
-		if !ok {
-			return
-		}
+	if q.CategoryID != nil {
+		categoryID := int64(*q.CategoryID)
 		filter.CategoryID = &categoryID
 	}
-	page, err := s.store.ListItems(c, filter, q.Page, q.Size)
+	page, err := s.store.ListItems(c, filter, int64(q.Page), int64(q.Size))
 	if err != nil {
-		abortWithError(c, err, "")
+		abortWithError(c, err)
 		return
 	}
-	c.JSON(http.StatusOK, newPage(page, q, toItemResponse))
+	c.JSON(http.StatusOK, newPage(page, q.pageQuery, toItemResponse))
 }
 
 func (s *Server) getItem(c *gin.Context) {
-	id, ok := bindID(c)
-	if !ok {
+	id, err := bindID(c)
+	if err != nil {
+		abortWithError(c, err)
 		return
 	}
 	item, err := s.store.GetItem(c, id)
 	if err != nil {
-		abortWithError(c, err, itemNotFound(id))
+		abortWithError(c, err)
 		return
 	}
 	c.JSON(http.StatusOK, toItemResponse(item))
 }
 
 func (s *Server) createItem(c *gin.Context) {
-	in, ok := bindItem(c)
-	if !ok {
+	in, err := bindItem(c)
+	if err != nil {
+		abortWithError(c, err)
 		return
 	}
 	item, err := s.store.CreateItem(c, in)
 	if err != nil {
-		abortWithItemWriteError(c, err, in, 0)
+		abortWithError(c, err)
 		return
 	}
 	c.Header("Location", fmt.Sprintf("/items/%d", item.ID))
@@ -59,72 +59,54 @@ func (s *Server) createItem(c *gin.Context) {
 }
 
 func (s *Server) updateItem(c *gin.Context) {
-	id, ok := bindID(c)
-	if !ok {
+	id, err := bindID(c)
+	if err != nil {
+		abortWithError(c, err)
 		return
 	}
-	in, ok := bindItem(c)
-	if !ok {
+	in, err := bindItem(c)
+	if err != nil {
+		abortWithError(c, err)
 		return
 	}
 	item, err := s.store.UpdateItem(c, id, in)
 	if err != nil {
-		abortWithItemWriteError(c, err, in, id)
+		abortWithError(c, err)
 		return
 	}
 	c.JSON(http.StatusOK, toItemResponse(item))
 }
 
 func (s *Server) deleteItem(c *gin.Context) {
-	id, ok := bindID(c)
-	if !ok {
+	id, err := bindID(c)
+	if err != nil {
+		abortWithError(c, err)
 		return
 	}
 	if err := s.store.DeleteItem(c, id); err != nil {
-		abortWithError(c, err, itemNotFound(id))
+		abortWithError(c, err)
 		return
 	}
 	c.Status(http.StatusNoContent)
 }
 
 // bindItem reads and validates an item body: {"sku", "name", "price", "stock", "description"?, "categoryId"}.
-func bindItem(c *gin.Context) (store.ItemInput, bool) {
-	fields, isObject, ok := readJSONObject(c)
-	if !ok {
-		return store.ItemInput{}, false
-	}
-	if !isObject {
-		notAnObject(c, "item")
-		return store.ItemInput{}, false
+func bindItem(c *gin.Context) (store.ItemInput, error) {
+	fields, err := readJSONObject(c, "item")
+	if err != nil {
+		return store.ItemInput{}, err
 	}
 	v := validator{fields: fields}
 	in := store.ItemInput{
 		SKU:         v.requiredString("sku", 64),
 		Name:        v.requiredString("name", 128),
 		Price:       v.price("price"),
-		Stock:       int32(v.integer("stock", 0, 1<<31-1)),
+		Stock:       int32(v.integer("stock", 0, math.MaxInt32)),
 		Description: v.optionalString("description", 16384),
-		CategoryID:  v.integer("categoryId", -1<<63, 1<<63-1),
+		CategoryID:  v.integer("categoryId", math.MinInt64, math.MaxInt64),
 	}
 	if len(v.errors) > 0 {
-		abortInvalid(c, "item", v.errors)
-		return in, false
+		return in, invalid("item", v.errors)
 	}
-	return in, true
-}
-
-func abortWithItemWriteError(c *gin.Context, err error, in store.ItemInput, id int64) {
-	switch {
-	case errors.Is(err, store.ErrDuplicate):
-		abortWithProblem(c, http.StatusConflict, fmt.Sprintf("sku %s already exists", in.SKU))
-	case errors.Is(err, store.ErrUnknownCategory):
-		detail := fmt.Sprintf("category %d does not exist", in.CategoryID)
-		abortWithProblem(c, http.StatusUnprocessableEntity, detail, fieldError{Field: "categoryId", Message: detail})
-	default:
-		abortWithError(c, err, itemNotFound(id))
-	}
-}
-
-func itemNotFound(id int64) string {
-	return fmt.Sprintf("item %d not found", id)
+	return in, nil
 }

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"mime"
 	"net/http"
 	"strconv"
@@ -18,79 +19,128 @@ import (
 
 const maxBodyBytes = 1 << 20
 
-// bindID parses the {id} path parameter: a base-10 signed 64-bit integer, anything else a 400.
-func bindID(c *gin.Context) (int64, bool) {
-	id, err := strconv.ParseInt(c.Param("id"), 10, 64)
-	if err != nil {
-		abortWithProblem(c, http.StatusBadRequest, "id must be an integer in the signed 64-bit range")
-		return 0, false
-	}
-	return id, true
-}
+// Path ids and integer query parameters are an optional sign and ASCII digits in the signed
+// 64-bit range (spec/README.md): exactly what strconv.ParseInt(s, 10, 64) accepts, so `+5`
+// and `007` are integers while ` 5`, `١٢`, `1_0`, `0x10` and an empty value are not. They are
+// bound with gin's ShouldBindUri and ShouldBindQuery into the parameter types below. gin calls
+// their UnmarshalParam instead of its own int binding, which reads an empty value as 0 and
+// trims spaces first; both are a 400 here.
 
-// pageQuery holds the paging parameters; they are parsed by hand because gin's form binding
-// reads `?page=` as 0, where API.md wants a 400 for anything that is not an integer.
-type pageQuery struct {
-	Page int64
-	Size int64
-}
-
-func bindPage(c *gin.Context) (pageQuery, bool) {
-	q := pageQuery{Page: 0, Size: 20}
-	var ok bool
-	if q.Page, ok = queryInt(c, "page", 0, 0, 1<<63-1, "page must be an integer ≥ 0"); !ok {
-		return q, false
-	}
-	if q.Size, ok = queryInt(c, "size", 20, 1, 100, "size must be an integer between 1 and 100"); !ok {
-		return q, false
-	}
-	return q, true
-}
-
-func queryInt(c *gin.Context, name string, fallback, min, max int64, message string) (int64, bool) {
-	raw, present := c.GetQuery(name)
-	if !present {
-		return fallback, true
-	}
-	n, err := strconv.ParseInt(raw, 10, 64)
+// parseParam parses one parameter, or answers the 400 problem whose detail states the rule.
+func parseParam(s string, min, max int64, rule string) (int64, error) {
+	n, err := strconv.ParseInt(s, 10, 64)
 	if err != nil || n < min || n > max {
-		abortWithProblem(c, http.StatusBadRequest, message)
-		return 0, false
+		return 0, newProblem(http.StatusBadRequest, rule)
 	}
-	return n, true
+	return n, nil
+}
+
+// resourceID is the {id} of a path.
+type resourceID int64
+
+func (id *resourceID) UnmarshalParam(s string) error {
+	n, err := parseParam(s, math.MinInt64, math.MaxInt64, "id must be an integer in the signed 64-bit range")
+	*id = resourceID(n)
+	return err
+}
+
+// pageNumber is ?page=, 0-based.
+type pageNumber int64
+
+func (p *pageNumber) UnmarshalParam(s string) error {
+	n, err := parseParam(s, 0, math.MaxInt64, "page must be an integer ≥ 0 (in the signed 64-bit range)")
+	*p = pageNumber(n)
+	return err
+}
+
+// pageSize is ?size=.
+type pageSize int64
+
+func (p *pageSize) UnmarshalParam(s string) error {
+	n, err := parseParam(s, 1, 100, "size must be an integer between 1 and 100")
+	*p = pageSize(n)
+	return err
+}
+
+// categoryFilter is ?categoryId= on the item list.
+type categoryFilter int64
+
+func (f *categoryFilter) UnmarshalParam(s string) error {
+	n, err := parseParam(s, math.MinInt64, math.MaxInt64, "categoryId must be an integer in the signed 64-bit range")
+	*f = categoryFilter(n)
+	return err
+}
+
+// idURI is the request struct of every /…/{id} route.
+type idURI struct {
+	ID resourceID `uri:"id"`
+}
+
+// pageQuery is ?page=&size=; absent parameters keep the defaults of newPageQuery.
+type pageQuery struct {
+	Page pageNumber `form:"page"`
+	Size pageSize   `form:"size"`
+}
+
+func newPageQuery() pageQuery { return pageQuery{Page: 0, Size: 20} }
+
+// listItemsQuery is the query of GET /items: paging and an optional category.
+type listItemsQuery struct {
+	pageQuery
+	CategoryID *categoryFilter `form:"categoryId"`
+}
+
+func bindID(c *gin.Context) (int64, error) {
+	var uri idURI
+	if err := c.ShouldBindUri(&uri); err != nil {
+		return 0, badParameter(err)
+	}
+	return int64(uri.ID), nil
+}
+
+func bindQuery(c *gin.Context, query any) error {
+	if err := c.ShouldBindQuery(query); err != nil {
+		return badParameter(err)
+	}
+	return nil
+}
+
+// badParameter keeps the 400 a parameter type answered; any other binding failure is a 400 too.
+func badParameter(err error) error {
+	var p *problem
+	if errors.As(err, &p) {
+		return p
+	}
+	return newProblem(http.StatusBadRequest, "the path or query string is malformed")
 }
 
 // readJSONObject enforces, in API.md's order, the JSON content type (415), the 1 MiB limit
-// (413) and parseable JSON (400). A body that parses but is not an object is the caller's 422.
-func readJSONObject(c *gin.Context) (fields map[string]json.RawMessage, isObject bool, ok bool) {
+// (413) and parseable JSON (400). A body that parses but is not an object is a 422.
+func readJSONObject(c *gin.Context, resource string) (map[string]json.RawMessage, error) {
 	mediaType, _, err := mime.ParseMediaType(c.GetHeader("Content-Type"))
 	if err != nil || mediaType != "application/json" {
-		abortWithProblem(c, http.StatusUnsupportedMediaType, "the body must be JSON (Content-Type: application/json)")
-		return nil, false, false
+		return nil, newProblem(http.StatusUnsupportedMediaType, "the body must be JSON (Content-Type: application/json)")
 	}
 	body, err := io.ReadAll(http.MaxBytesReader(c.Writer, c.Request.Body, maxBodyBytes))
 	if err != nil {
 		var tooLarge *http.MaxBytesError
 		if errors.As(err, &tooLarge) {
-			abortWithProblem(c, http.StatusRequestEntityTooLarge, "the body is larger than 1 MiB")
-		} else {
-			abortWithProblem(c, http.StatusBadRequest, "the body could not be read")
+			return nil, newProblem(http.StatusRequestEntityTooLarge, "the body is larger than 1 MiB")
 		}
-		return nil, false, false
+		return nil, newProblem(http.StatusBadRequest, "the body could not be read")
 	}
 	if !json.Valid(body) {
-		abortWithProblem(c, http.StatusBadRequest, "the body is not valid JSON")
-		return nil, false, false
+		return nil, newProblem(http.StatusBadRequest, "the body is not valid JSON")
 	}
-	trimmed := bytes.TrimLeft(body, " \t\r\n")
-	if len(trimmed) == 0 || trimmed[0] != '{' {
-		return nil, false, true
+	if trimmed := bytes.TrimLeft(body, " \t\r\n"); len(trimmed) == 0 || trimmed[0] != '{' {
+		return nil, newProblem(http.StatusUnprocessableEntity, "the body must be a JSON object describing a "+resource,
+			fieldError{Field: "", Message: "must be a JSON object"})
 	}
+	var fields map[string]json.RawMessage
 	if err := json.Unmarshal(body, &fields); err != nil {
-		abortWithProblem(c, http.StatusBadRequest, "the body is not valid JSON")
-		return nil, false, false
+		return nil, newProblem(http.StatusBadRequest, "the body is not valid JSON")
 	}
-	return fields, true, true
+	return fields, nil
 }
 
 // validator collects one error per invalid field of a JSON object.
@@ -181,34 +231,65 @@ func (v *validator) integer(field string, min, max int64) int64 {
 	return n
 }
 
-var maxPrice = decimal.RequireFromString("99999999.99")
+const priceRule = "must be a number between 0 and 99999999.99 with at most 2 decimals"
 
 func (v *validator) price(field string) decimal.Decimal {
 	literal, ok := v.number(field)
 	if !ok {
 		return decimal.Zero
 	}
-	// An exponent beyond any valid price is rejected before decimal arithmetic would expand it.
+	price, ok := parsePrice(literal)
+	if !ok {
+		v.fail(field, priceRule)
+	}
+	return price
+}
+
+var maxPrice = decimal.New(9999999999, -2)
+
+// parsePrice judges a JSON number literal by its exact decimal value (spec/README.md): valid
+// when 0 ≤ value ≤ 99999999.99 and value × 100 is an integer, so `1e2`, `125E-2` and
+// `1.10000000000000000000` are prices while `1.00000000000000001` and `99999999.995` are not.
+// The literal is reduced to digits × 10^exponent without trailing zeros before any arithmetic,
+// so neither a long literal nor an exponent like `1e-999999999` costs more than its length.
+func parsePrice(literal string) (decimal.Decimal, bool) {
+	mantissa, exponent := literal, int64(0)
 	if i := strings.IndexAny(literal, "eE"); i >= 0 {
-		if exp, err := strconv.Atoi(literal[i+1:]); err != nil || exp > 20 || exp < -20 {
-			v.fail(field, "must be between 0 and 99999999.99 with at most 2 decimals")
-			return decimal.Zero
+		e, err := strconv.ParseInt(literal[i+1:], 10, 64)
+		if err != nil || e > 1<<40 || e < -1<<40 {
+			// No literal is long enough to bring such an exponent back into range: the value is
+			// 0 when all its digits are, and out of range otherwise.
+			return decimal.Zero, strings.Trim(literal[:i], "-0.") == ""
 		}
+		mantissa, exponent = literal[:i], e
 	}
-	d, err := decimal.NewFromString(literal)
-	if err != nil || d.IsNegative() || d.GreaterThan(maxPrice) || !d.Equal(d.Round(2)) {
-		v.fail(field, "must be between 0 and 99999999.99 with at most 2 decimals")
-		return decimal.Zero
+	negative := strings.HasPrefix(mantissa, "-")
+	mantissa = strings.TrimPrefix(mantissa, "-")
+	if i := strings.IndexByte(mantissa, '.'); i >= 0 {
+		exponent -= int64(len(mantissa) - i - 1)
+		mantissa = mantissa[:i] + mantissa[i+1:]
 	}
-	return d.Round(2)
+	digits := strings.TrimLeft(mantissa, "0")
+	if digits == "" {
+		return decimal.Zero, true // 0, -0, 0.000, 0e7
+	}
+	trimmed := strings.TrimRight(digits, "0")
+	exponent += int64(len(digits) - len(trimmed))
+	// At most 2 decimals and at most 8 integer digits; then the value fits in 10 digits.
+	if negative || exponent < -2 || int64(len(trimmed))+exponent > 8 {
+		return decimal.Zero, false
+	}
+	coefficient, err := strconv.ParseInt(trimmed, 10, 64)
+	if err != nil {
+		return decimal.Zero, false
+	}
+	price := decimal.New(coefficient, int32(exponent))
+	if price.GreaterThan(maxPrice) {
+		return decimal.Zero, false
+	}
+	return price, true
 }
 
-func abortInvalid(c *gin.Context, resource string, errs []fieldError) {
-	abortWithProblem(c, http.StatusUnprocessableEntity, "the body is not a valid "+resource, errs...)
-}
-
-// notAnObject answers the 422 of a body that is JSON but not an object.
-func notAnObject(c *gin.Context, resource string) {
-	abortWithProblem(c, http.StatusUnprocessableEntity, "the body must be a JSON object describing a "+resource,
-		fieldError{Field: "", Message: "must be a JSON object"})
+func invalid(resource string, errs []fieldError) error {
+	return newProblem(http.StatusUnprocessableEntity, "the body is not a valid "+resource, errs...)
 }

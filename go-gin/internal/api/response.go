@@ -57,13 +57,14 @@ func newPage[S, T any](p store.Page[S], q pageQuery, convert func(S) T) pageResp
 	for i, row := range p.Rows {
 		content[i] = convert(row)
 	}
+	size := int64(q.Size)
 	return pageResponse[T]{
 		Content: content,
 		Page: pageMeta{
-			Size:          q.Size,
-			Number:        q.Page,
+			Size:          size,
+			Number:        int64(q.Page),
 			TotalElements: p.Total,
-			TotalPages:    (p.Total + q.Size - 1) / q.Size,
+			TotalPages:    (p.Total + size - 1) / size,
 		},
 	}
 }

@@ -3,9 +3,9 @@ package api
 
 import (
 	"context"
+	"fmt"
 	"log/slog"
 	"net/http"
-	"strings"
 	"time"
 
 	"github.com/gin-gonic/gin"
@@ -44,7 +44,7 @@ func NewServer(s Store, cfg config.Config) *Server {
 
 func (s *Server) Handler() http.Handler { return s.router }
 
-// route is one row of the method × path table; the same table answers 405's Allow header.
+// route is one row of the method × path table.
 type route struct {
 	method  string
 	path    string
@@ -80,54 +80,30 @@ func (s *Server) setupRouter() {
 		router.Use(gin.Logger())
 	}
 	router.Use(gin.CustomRecovery(func(c *gin.Context, recovered any) {
-		slog.Error("panic while serving a request", "path", c.Request.URL.Path, "panic", recovered)
-		abortWithProblem(c, http.StatusInternalServerError, internalErrorDetail)
+		abortWithError(c, fmt.Errorf("panic: %v", recovered))
 	}))
 
-	routes := s.routes()
-	for _, r := range routes {
+	for _, r := range s.routes() {
 		router.Handle(r.method, r.path, r.handler)
 	}
 	router.NoRoute(func(c *gin.Context) {
-		abortWithProblem(c, http.StatusNotFound, "no resource at "+c.Request.URL.Path)
+		abortWithProblem(c, newProblem(http.StatusNotFound, "no resource at "+c.Request.URL.Path))
 	})
+	// gin has already set the Allow header from its route trees when this runs.
 	router.NoMethod(func(c *gin.Context) {
-		c.Header("Allow", strings.Join(allowedMethods(routes, c.Request.URL.Path), ", "))
-		abortWithProblem(c, http.StatusMethodNotAllowed,
-			"method "+c.Request.Method+" is not allowed on "+c.Request.URL.Path)
+		abortWithProblem(c, newProblem(http.StatusMethodNotAllowed,
+			"method "+c.Request.Method+" is not allowed on "+c.Request.URL.Path))
 	})
 	s.router = router
-}
-
-// allowedMethods lists the methods whose route pattern matches the path segment by segment.
-func allowedMethods(routes []route, path string) []string {
-	segments := strings.Split(strings.Trim(path, "/"), "/")
-	var methods []string
-	for _, r := range routes {
-		pattern := strings.Split(strings.Trim(r.path, "/"), "/")
-		if len(pattern) != len(segments) {
-			continue
-		}
-		match := true
-		for i, part := range pattern {
-			if !strings.HasPrefix(part, ":") && part != segments[i] {
-				match = false
-				break
-			}
-		}
-		if match {
-			methods = append(methods, r.method)
-		}
-	}
-	return methods
 }
 
 func (s *Server) health(c *gin.Context) {
 	ctx, cancel := context.WithTimeout(c, 5*time.Second)
 	defer cancel()
 	if err := s.store.Ping(ctx); err != nil {
+		// Whatever makes SELECT 1 fail, the service is not ready.
 		slog.Warn("health check failed", "error", err)
-		abortWithProblem(c, http.StatusServiceUnavailable, "the database is unreachable")
+		abortWithProblem(c, newProblem(http.StatusServiceUnavailable, "the database is unreachable"))
 		return
 	}
 	c.JSON(http.StatusOK, gin.H{"status": "UP"})

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/gin-gonic/gin"
+	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/shopspring/decimal"
 
 	"github.com/bench/go-gin/internal/config"
@@ -23,6 +24,13 @@ type fakeStore struct {
 	categories map[int64]store.Category
 	down       bool
 	lastInput  *store.ItemInput
+	lastID     *int64
+	lastList   *listCall
+}
+
+type listCall struct {
+	filter     store.ItemFilter
+	page, size int64
 }
 
 func newFakeStore() *fakeStore {
@@ -49,34 +57,39 @@ func (f *fakeStore) ListCategories(context.Context, int64, int64) (store.Page[st
 func (f *fakeStore) GetCategory(_ context.Context, id int64) (store.Category, error) {
 	c, ok := f.categories[id]
 	if !ok {
-		return c, store.ErrNotFound
+		return c, &store.NotFoundError{Entity: "category", ID: id}
 	}
 	return c, f.err()
 }
 func (f *fakeStore) CreateCategory(_ context.Context, in store.CategoryInput) (store.Category, error) {
-	if in.Code == "CAT-0042" {
-		return store.Category{}, store.ErrDuplicate
+	switch in.Code {
+	case "CAT-0042":
+		return store.Category{}, &store.DuplicateKeyError{Key: "code", Value: in.Code}
+	case "NOT-NULL":
+		// An integrity error the data layer does not recognise reaches the API as it is.
+		return store.Category{}, &pgconn.PgError{Code: "23502", Message: "null value in column"}
 	}
 	return store.Category{ID: 2001, Code: in.Code, Name: in.Name, UpdatedAt: time.Now()}, f.err()
 }
 func (f *fakeStore) UpdateCategory(_ context.Context, id int64, in store.CategoryInput) (store.Category, error) {
 	if _, ok := f.categories[id]; !ok {
-		return store.Category{}, store.ErrNotFound
+		return store.Category{}, &store.NotFoundError{Entity: "category", ID: id}
 	}
 	return store.Category{ID: id, Code: in.Code, Name: in.Name, UpdatedAt: time.Now()}, f.err()
 }
 func (f *fakeStore) DeleteCategory(_ context.Context, id int64) error {
 	if id == 42 {
-		return store.ErrStillReferenced
+		return &store.StillReferencedError{CategoryID: id}
 	}
-	return store.ErrNotFound
+	return &store.NotFoundError{Entity: "category", ID: id}
 }
-func (f *fakeStore) ListItems(context.Context, store.ItemFilter, int64, int64) (store.Page[store.Item], error) {
+func (f *fakeStore) ListItems(_ context.Context, filter store.ItemFilter, page, size int64) (store.Page[store.Item], error) {
+	f.lastList = &listCall{filter: filter, page: page, size: size}
 	return store.Page[store.Item]{Rows: []store.Item{f.items[7]}, Total: 41}, f.err()
 }
 func (f *fakeStore) ListCategoryItems(_ context.Context, id, _, _ int64) (store.Page[store.Item], error) {
 	if _, ok := f.categories[id]; !ok {
-		return store.Page[store.Item]{}, store.ErrNotFound
+		return store.Page[store.Item]{}, &store.NotFoundError{Entity: "category", ID: id}
 	}
 	return store.Page[store.Item]{Rows: []store.Item{f.items[7]}, Total: 1}, f.err()
 }
@@ -84,29 +97,33 @@ func (f *fakeStore) GetItem(_ context.Context, id int64) (store.Item, error) {
 	if err := f.err(); err != nil {
 		return store.Item{}, err
 	}
+	f.lastID = &id
 	it, ok := f.items[id]
 	if !ok {
-		return it, store.ErrNotFound
+		return it, &store.NotFoundError{Entity: "item", ID: id}
 	}
 	return it, nil
 }
 func (f *fakeStore) CreateItem(_ context.Context, in store.ItemInput) (store.Item, error) {
 	f.lastInput = &in
+	if in.SKU == "SKU-000001" {
+		return store.Item{}, &store.DuplicateKeyError{Key: "sku", Value: in.SKU}
+	}
 	if in.CategoryID != 42 {
-		return store.Item{}, store.ErrUnknownCategory
+		return store.Item{}, &store.UnknownCategoryError{CategoryID: in.CategoryID}
 	}
 	return store.Item{ID: 100001, SKU: in.SKU, Name: in.Name, Price: in.Price, Stock: in.Stock,
 		Description: in.Description, Category: f.items[7].Category, UpdatedAt: time.Now()}, nil
 }
 func (f *fakeStore) UpdateItem(_ context.Context, id int64, in store.ItemInput) (store.Item, error) {
 	if _, ok := f.items[id]; !ok {
-		return store.Item{}, store.ErrNotFound
+		return store.Item{}, &store.NotFoundError{Entity: "item", ID: id}
 	}
 	return f.CreateItem(context.Background(), in)
 }
 func (f *fakeStore) DeleteItem(_ context.Context, id int64) error {
 	if _, ok := f.items[id]; !ok {
-		return store.ErrNotFound
+		return &store.NotFoundError{Entity: "item", ID: id}
 	}
 	return nil
 }
@@ -135,10 +152,17 @@ func decodeProblem(t *testing.T, rec *httptest.ResponseRecorder) problem {
 	if err := json.Unmarshal(rec.Body.Bytes(), &p); err != nil {
 		t.Fatalf("problem body: %v", err)
 	}
-	if p.Type != "about:blank" || p.Status != rec.Code || p.Title == "" || p.Detail == "" {
+	if p.Type != "about:blank" || p.Status != rec.Code || p.Title != rfc9110Titles[rec.Code] || p.Detail == "" {
 		t.Fatalf("malformed problem %+v for status %d", p, rec.Code)
 	}
 	return p
+}
+
+// The reason phrases of RFC 9110, which every problem's title repeats.
+var rfc9110Titles = map[int]string{
+	400: "Bad Request", 404: "Not Found", 405: "Method Not Allowed", 409: "Conflict",
+	413: "Content Too Large", 415: "Unsupported Media Type", 422: "Unprocessable Content",
+	500: "Internal Server Error", 503: "Service Unavailable",
 }
 
 const validItem = `{"sku":"S-1","name":"n","price":12.5,"stock":3,"categoryId":42}`
@@ -184,7 +208,9 @@ func TestErrorStatuses(t *testing.T) {
 		{"absent item", "GET", "/items/8", "", "", 404, nil},
 		{"absent category items", "GET", "/categories/1/items", "", "", 404, nil},
 		{"duplicate code", "POST", "/categories", "application/json", `{"code":"CAT-0042","name":"x"}`, 409, nil},
+		{"duplicate sku", "POST", "/items", "application/json", `{"sku":"SKU-000001","name":"n","price":1,"stock":1,"categoryId":42}`, 409, nil},
 		{"category still referenced", "DELETE", "/categories/42", "", "", 409, nil},
+		{"unrecognised integrity error", "POST", "/categories", "application/json", `{"code":"NOT-NULL","name":"x"}`, 500, nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

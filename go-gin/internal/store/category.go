@@ -2,7 +2,6 @@ package store
 
 import (
 	"context"
-	"errors"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -33,7 +32,7 @@ func (s *Store) ListCategories(ctx context.Context, page, size int64) (Page[Cate
 	defer cancel()
 	result := Page[Category]{Rows: []Category{}}
 	if err := s.pool.QueryRow(ctx, "SELECT count(*) FROM category").Scan(&result.Total); err != nil {
-		return result, translate(err)
+		return result, translate(err, nil)
 	}
 	off, ok := offset(page, size)
 	if !ok || off >= result.Total {
@@ -42,17 +41,20 @@ func (s *Store) ListCategories(ctx context.Context, page, size int64) (Page[Cate
 	rows, err := s.pool.Query(ctx,
 		"SELECT "+categoryColumns+" FROM category ORDER BY id LIMIT $1 OFFSET $2", size, off)
 	if err != nil {
-		return result, translate(err)
+		return result, translate(err, nil)
 	}
 	result.Rows, err = pgx.CollectRows(rows, func(r pgx.CollectableRow) (Category, error) { return scanCategory(r) })
-	return result, translate(err)
+	return result, translate(err, nil)
 }
 
 func (s *Store) GetCategory(ctx context.Context, id int64) (Category, error) {
 	ctx, cancel := withTimeout(ctx)
 	defer cancel()
 	c, err := scanCategory(s.pool.QueryRow(ctx, "SELECT "+categoryColumns+" FROM category WHERE id = $1", id))
-	return c, translate(err)
+	if err != nil {
+		return c, translate(err, &NotFoundError{Entity: "category", ID: id})
+	}
+	return c, nil
 }
 
 func (s *Store) CreateCategory(ctx context.Context, in CategoryInput) (Category, error) {
@@ -60,7 +62,10 @@ func (s *Store) CreateCategory(ctx context.Context, in CategoryInput) (Category,
 	defer cancel()
 	c, err := scanCategory(s.pool.QueryRow(ctx,
 		"INSERT INTO category (code, name) VALUES ($1, $2) RETURNING "+categoryColumns, in.Code, in.Name))
-	return c, translate(err)
+	if err != nil {
+		return c, categoryWriteError(err, in, nil)
+	}
+	return c, nil
 }
 
 func (s *Store) UpdateCategory(ctx context.Context, id int64, in CategoryInput) (Category, error) {
@@ -69,20 +74,34 @@ func (s *Store) UpdateCategory(ctx context.Context, id int64, in CategoryInput) 
 	c, err := scanCategory(s.pool.QueryRow(ctx,
 		"UPDATE category SET code = $2, name = $3, updated_at = now() WHERE id = $1 RETURNING "+categoryColumns,
 		id, in.Code, in.Name))
-	return c, translate(err)
+	if err != nil {
+		return c, categoryWriteError(err, in, &NotFoundError{Entity: "category", ID: id})
+	}
+	return c, nil
+}
+
+// categoryWriteError: a unique violation on a category write is its code being taken (the only
+// unique key a write can touch: ids come from the sequence).
+func categoryWriteError(err error, in CategoryInput, noRow error) error {
+	if violates(err, uniqueViolation) {
+		return &DuplicateKeyError{Key: "code", Value: in.Code}
+	}
+	return translate(err, noRow)
 }
 
 func (s *Store) DeleteCategory(ctx context.Context, id int64) error {
 	ctx, cancel := withTimeout(ctx)
 	defer cancel()
 	tag, err := s.pool.Exec(ctx, "DELETE FROM category WHERE id = $1", id)
-	if err = translate(err); errors.Is(err, errForeignKey) {
-		return ErrStillReferenced
-	} else if err != nil {
-		return err
+	// A foreign-key violation on a category delete: items still reference it.
+	if violates(err, foreignKeyViolation) {
+		return &StillReferencedError{CategoryID: id}
+	}
+	if err != nil {
+		return translate(err, nil)
 	}
 	if tag.RowsAffected() == 0 {
-		return ErrNotFound
+		return &NotFoundError{Entity: "category", ID: id}
 	}
 	return nil
 }

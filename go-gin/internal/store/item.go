@@ -2,7 +2,6 @@ package store
 
 import (
 	"context"
-	"errors"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -72,7 +71,7 @@ func (s *Store) ListItems(ctx context.Context, filter ItemFilter, page, size int
 		err = s.pool.QueryRow(ctx, "SELECT count(*) FROM item").Scan(&result.Total)
 	}
 	if err != nil {
-		return result, translate(err)
+		return result, translate(err, nil)
 	}
 	off, ok := offset(page, size)
 	if !ok || off >= result.Total {
@@ -86,13 +85,13 @@ func (s *Store) ListItems(ctx context.Context, filter ItemFilter, page, size int
 		rows, err = s.pool.Query(ctx, itemSelect+" ORDER BY i.id LIMIT $1 OFFSET $2", size, off)
 	}
 	if err != nil {
-		return result, translate(err)
+		return result, translate(err, nil)
 	}
 	result.Rows, err = pgx.CollectRows(rows, func(r pgx.CollectableRow) (Item, error) { return scanItem(r) })
-	return result, translate(err)
+	return result, translate(err, nil)
 }
 
-// ListCategoryItems is ListItems for one category, with ErrNotFound when the category is absent.
+// ListCategoryItems is ListItems for one category, with a *NotFoundError when the category is absent.
 // Existence and count come from one statement, so a page costs two statements as elsewhere.
 func (s *Store) ListCategoryItems(ctx context.Context, categoryID, page, size int64) (Page[Item], error) {
 	ctx, cancel := withTimeout(ctx)
@@ -103,10 +102,10 @@ func (s *Store) ListCategoryItems(ctx context.Context, categoryID, page, size in
 		"SELECT EXISTS (SELECT 1 FROM category WHERE id = $1), (SELECT count(*) FROM item WHERE category_id = $1)",
 		categoryID).Scan(&exists, &result.Total)
 	if err != nil {
-		return result, translate(err)
+		return result, translate(err, nil)
 	}
 	if !exists {
-		return result, ErrNotFound
+		return result, &NotFoundError{Entity: "category", ID: categoryID}
 	}
 	off, ok := offset(page, size)
 	if !ok || off >= result.Total {
@@ -115,17 +114,20 @@ func (s *Store) ListCategoryItems(ctx context.Context, categoryID, page, size in
 	rows, err := s.pool.Query(ctx, itemSelect+" WHERE i.category_id = $1 ORDER BY i.id LIMIT $2 OFFSET $3",
 		categoryID, size, off)
 	if err != nil {
-		return result, translate(err)
+		return result, translate(err, nil)
 	}
 	result.Rows, err = pgx.CollectRows(rows, func(r pgx.CollectableRow) (Item, error) { return scanItem(r) })
-	return result, translate(err)
+	return result, translate(err, nil)
 }
 
 func (s *Store) GetItem(ctx context.Context, id int64) (Item, error) {
 	ctx, cancel := withTimeout(ctx)
 	defer cancel()
 	it, err := scanItem(s.pool.QueryRow(ctx, itemSelect+" WHERE i.id = $1", id))
-	return it, translate(err)
+	if err != nil {
+		return it, translate(err, &NotFoundError{Entity: "item", ID: id})
+	}
+	return it, nil
 }
 
 func (s *Store) CreateItem(ctx context.Context, in ItemInput) (Item, error) {
@@ -135,7 +137,10 @@ func (s *Store) CreateItem(ctx context.Context, in ItemInput) (Item, error) {
 INSERT INTO item (sku, name, price, stock, description, category_id)
 VALUES ($1, $2, $3::numeric, $4, $5, $6)`+itemReturning,
 		in.SKU, in.Name, in.Price.String(), in.Stock, in.Description, in.CategoryID))
-	return it, itemWriteError(err)
+	if err != nil {
+		return it, itemWriteError(err, in, nil)
+	}
+	return it, nil
 }
 
 func (s *Store) UpdateItem(ctx context.Context, id int64, in ItemInput) (Item, error) {
@@ -146,14 +151,23 @@ UPDATE item SET sku = $2, name = $3, price = $4::numeric, stock = $5, descriptio
        updated_at = now()
  WHERE id = $1`+itemReturning,
 		id, in.SKU, in.Name, in.Price.String(), in.Stock, in.Description, in.CategoryID))
-	return it, itemWriteError(err)
+	if err != nil {
+		return it, itemWriteError(err, in, &NotFoundError{Entity: "item", ID: id})
+	}
+	return it, nil
 }
 
-func itemWriteError(err error) error {
-	if err = translate(err); errors.Is(err, errForeignKey) {
-		return ErrUnknownCategory
+// itemWriteError: on an item write, a unique violation is its sku being taken and a foreign-key
+// violation its category not existing. PostgreSQL checks the unique index while writing the
+// row and the foreign key at the end of the statement, so a taken sku answers first.
+func itemWriteError(err error, in ItemInput, noRow error) error {
+	switch {
+	case violates(err, uniqueViolation):
+		return &DuplicateKeyError{Key: "sku", Value: in.SKU}
+	case violates(err, foreignKeyViolation):
+		return &UnknownCategoryError{CategoryID: in.CategoryID}
 	}
-	return err
+	return translate(err, noRow)
 }
 
 func (s *Store) DeleteItem(ctx context.Context, id int64) error {
@@ -161,10 +175,10 @@ func (s *Store) DeleteItem(ctx context.Context, id int64) error {
 	defer cancel()
 	tag, err := s.pool.Exec(ctx, "DELETE FROM item WHERE id = $1", id)
 	if err != nil {
-		return translate(err)
+		return translate(err, nil)
 	}
 	if tag.RowsAffected() == 0 {
-		return ErrNotFound
+		return &NotFoundError{Entity: "item", ID: id}
 	}
 	return nil
 }

@@ -3,28 +3,12 @@ package store
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"io"
-	"net"
 	"time"
 
-	"github.com/jackc/pgx/v5"
-	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgtype"
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/shopspring/decimal"
-)
-
-var (
-	ErrNotFound        = errors.New("not found")
-	ErrDuplicate       = errors.New("duplicate key")
-	ErrStillReferenced = errors.New("still referenced")
-	ErrUnknownCategory = errors.New("unknown category")
-	// ErrUnavailable means the database cannot be reached or no connection freed up in time.
-	ErrUnavailable = errors.New("database unavailable")
-
-	errForeignKey = errors.New("foreign key violation")
 )
 
 // AcquireTimeout bounds the wait for a pooled connection: API.md wants a 503, never a hang.
@@ -60,7 +44,10 @@ func (s *Store) Ping(ctx context.Context) error {
 	ctx, cancel := withTimeout(ctx)
 	defer cancel()
 	_, err := s.pool.Exec(ctx, "SELECT 1")
-	return translate(err)
+	if err != nil {
+		return translate(err, nil)
+	}
+	return nil
 }
 
 // Page is one page of rows and the total count of rows the query matches.
@@ -80,36 +67,6 @@ func offset(page, size int64) (int64, bool) {
 func withTimeout(ctx context.Context) (context.Context, context.CancelFunc) {
 	// The pool wait is bounded by AcquireTimeout; the rest is for a database that stopped answering.
 	return context.WithTimeout(ctx, AcquireTimeout+5*time.Second)
-}
-
-// translate turns driver errors into the domain errors above; anything else stays as it is.
-func translate(err error) error {
-	if err == nil {
-		return nil
-	}
-	if errors.Is(err, pgx.ErrNoRows) {
-		return ErrNotFound
-	}
-	var pgErr *pgconn.PgError
-	if errors.As(err, &pgErr) {
-		switch {
-		case pgErr.Code == "23505":
-			return fmt.Errorf("%w (%s)", ErrDuplicate, pgErr.ConstraintName)
-		case pgErr.Code == "23503":
-			return fmt.Errorf("%w (%s)", errForeignKey, pgErr.ConstraintName)
-		case pgErr.Code == "53300", pgErr.Code[:2] == "08", pgErr.Code[:2] == "57":
-			// too many connections, connection exception, operator intervention (shutdown)
-			return fmt.Errorf("%w: %s", ErrUnavailable, pgErr.Message)
-		}
-		return err
-	}
-	var netErr net.Error
-	var connectErr *pgconn.ConnectError
-	if errors.As(err, &connectErr) || errors.As(err, &netErr) || errors.Is(err, io.ErrUnexpectedEOF) ||
-		errors.Is(err, context.DeadlineExceeded) || pgconn.SafeToRetry(err) || pgconn.Timeout(err) {
-		return fmt.Errorf("%w: %v", ErrUnavailable, err)
-	}
-	return err
 }
 
 // toDecimal converts PostgreSQL's numeric to a decimal without going through float64.

@@ -2,6 +2,8 @@ use serde::Serialize;
 use sqlx::PgPool;
 use time::OffsetDateTime;
 
+use super::{Entity, Error, OnViolation, Result};
+
 #[derive(Debug, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Category {
@@ -19,34 +21,38 @@ pub struct CategoryInput {
     pub name: String,
 }
 
-pub async fn count(db: &PgPool) -> sqlx::Result<i64> {
-    sqlx::query_scalar!(r#"SELECT count(*) AS "count!" FROM category"#)
-        .fetch_one(db)
-        .await
+pub async fn count(db: &PgPool) -> Result<i64> {
+    Ok(
+        sqlx::query_scalar!(r#"SELECT count(*) AS "count!" FROM category"#)
+            .fetch_one(db)
+            .await?,
+    )
 }
 
-pub async fn list(db: &PgPool, limit: i64, offset: i64) -> sqlx::Result<Vec<Category>> {
-    sqlx::query_as!(
+pub async fn list(db: &PgPool, limit: i64, offset: i64) -> Result<Vec<Category>> {
+    Ok(sqlx::query_as!(
         Category,
         "SELECT id, code, name, updated_at FROM category ORDER BY id LIMIT $1 OFFSET $2",
         limit,
         offset
     )
     .fetch_all(db)
-    .await
+    .await?)
 }
 
-pub async fn find(db: &PgPool, id: i64) -> sqlx::Result<Option<Category>> {
+pub async fn find(db: &PgPool, id: i64) -> Result<Category> {
     sqlx::query_as!(
         Category,
         "SELECT id, code, name, updated_at FROM category WHERE id = $1",
         id
     )
     .fetch_optional(db)
-    .await
+    .await?
+    .ok_or_else(|| not_found(id))
 }
 
-pub async fn insert(db: &PgPool, input: &CategoryInput) -> sqlx::Result<Category> {
+/// A unique violation here can only be the code: ids come from the sequence.
+pub async fn insert(db: &PgPool, input: &CategoryInput) -> Result<Category> {
     sqlx::query_as!(
         Category,
         "INSERT INTO category (code, name) VALUES ($1, $2) RETURNING id, code, name, updated_at",
@@ -55,10 +61,10 @@ pub async fn insert(db: &PgPool, input: &CategoryInput) -> sqlx::Result<Category
     )
     .fetch_one(db)
     .await
+    .on_unique_violation(|| Error::CodeTaken(input.code.clone()))
 }
 
-/// `None` when there is no such category.
-pub async fn update(db: &PgPool, id: i64, input: &CategoryInput) -> sqlx::Result<Option<Category>> {
+pub async fn update(db: &PgPool, id: i64, input: &CategoryInput) -> Result<Category> {
     sqlx::query_as!(
         Category,
         "UPDATE category SET code = $2, name = $3, updated_at = now() WHERE id = $1
@@ -69,12 +75,25 @@ pub async fn update(db: &PgPool, id: i64, input: &CategoryInput) -> sqlx::Result
     )
     .fetch_optional(db)
     .await
+    .on_unique_violation(|| Error::CodeTaken(input.code.clone()))?
+    .ok_or_else(|| not_found(id))
 }
 
-/// `false` when there was no such category.
-pub async fn delete(db: &PgPool, id: i64) -> sqlx::Result<bool> {
+/// A foreign-key violation on a category delete: items still reference it.
+pub async fn delete(db: &PgPool, id: i64) -> Result<()> {
     let result = sqlx::query!("DELETE FROM category WHERE id = $1", id)
         .execute(db)
-        .await?;
-    Ok(result.rows_affected() > 0)
+        .await
+        .on_foreign_key_violation(|| Error::CategoryInUse(id))?;
+    if result.rows_affected() == 0 {
+        return Err(not_found(id));
+    }
+    Ok(())
+}
+
+pub(super) fn not_found(id: i64) -> Error {
+    Error::NotFound {
+        entity: Entity::Category,
+        id,
+    }
 }

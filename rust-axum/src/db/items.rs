@@ -3,6 +3,8 @@ use serde::Serialize;
 use sqlx::PgPool;
 use time::OffsetDateTime;
 
+use super::{Entity, Error, OnViolation, Result, categories};
+
 #[derive(Debug, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Item {
@@ -72,15 +74,17 @@ impl From<ItemRow> for Item {
     }
 }
 
-pub async fn count(db: &PgPool) -> sqlx::Result<i64> {
-    sqlx::query_scalar!(r#"SELECT count(*) AS "count!" FROM item"#)
-        .fetch_one(db)
-        .await
+pub async fn count(db: &PgPool) -> Result<i64> {
+    Ok(
+        sqlx::query_scalar!(r#"SELECT count(*) AS "count!" FROM item"#)
+            .fetch_one(db)
+            .await?,
+    )
 }
 
 /// The number of items in a category, or `None` when there is no such category: one statement
 /// for both, so a category's item page costs two statements in all.
-pub async fn count_in_category(db: &PgPool, category_id: i64) -> sqlx::Result<Option<i64>> {
+pub async fn count_in_category(db: &PgPool, category_id: i64) -> Result<Option<i64>> {
     let row = sqlx::query!(
         r#"SELECT EXISTS (SELECT 1 FROM category WHERE id = $1) AS "found!",
                   (SELECT count(*) FROM item WHERE category_id = $1) AS "count!""#,
@@ -91,7 +95,14 @@ pub async fn count_in_category(db: &PgPool, category_id: i64) -> sqlx::Result<Op
     Ok(row.found.then_some(row.count))
 }
 
-pub async fn list(db: &PgPool, limit: i64, offset: i64) -> sqlx::Result<Vec<Item>> {
+/// [`count_in_category`] for a category that must exist.
+pub async fn count_in_existing_category(db: &PgPool, category_id: i64) -> Result<i64> {
+    count_in_category(db, category_id)
+        .await?
+        .ok_or_else(|| categories::not_found(category_id))
+}
+
+pub async fn list(db: &PgPool, limit: i64, offset: i64) -> Result<Vec<Item>> {
     let rows = sqlx::query_as!(
         ItemRow,
         "SELECT i.id, i.sku, i.name, i.price, i.stock, i.description, i.category_id,
@@ -111,7 +122,7 @@ pub async fn list_in_category(
     category_id: i64,
     limit: i64,
     offset: i64,
-) -> sqlx::Result<Vec<Item>> {
+) -> Result<Vec<Item>> {
     let rows = sqlx::query_as!(
         ItemRow,
         "SELECT i.id, i.sku, i.name, i.price, i.stock, i.description, i.category_id,
@@ -128,7 +139,7 @@ pub async fn list_in_category(
     Ok(rows.into_iter().map(Item::from).collect())
 }
 
-pub async fn find(db: &PgPool, id: i64) -> sqlx::Result<Option<Item>> {
+pub async fn find(db: &PgPool, id: i64) -> Result<Item> {
     let row = sqlx::query_as!(
         ItemRow,
         "SELECT i.id, i.sku, i.name, i.price, i.stock, i.description, i.category_id,
@@ -139,13 +150,14 @@ pub async fn find(db: &PgPool, id: i64) -> sqlx::Result<Option<Item>> {
     )
     .fetch_optional(db)
     .await?;
-    Ok(row.map(Item::from))
+    row.map(Item::from).ok_or_else(|| not_found(id))
 }
 
 /// Inserts and reads back the item with its category in one statement. A unique violation on
-/// `sku` is raised before the foreign-key check on `category_id` (PostgreSQL checks foreign
-/// keys at the end of the statement), which gives the contract's "taken key first".
-pub async fn insert(db: &PgPool, input: &ItemInput) -> sqlx::Result<Item> {
+/// an item write is its sku being taken, a foreign-key violation its category not existing.
+/// PostgreSQL checks the unique index while writing the row and the foreign key at the end of
+/// the statement, which gives the contract's "taken key first".
+pub async fn insert(db: &PgPool, input: &ItemInput) -> Result<Item> {
     let row = sqlx::query_as!(
         ItemRow,
         r#"WITH i AS (
@@ -165,13 +177,15 @@ pub async fn insert(db: &PgPool, input: &ItemInput) -> sqlx::Result<Item> {
         input.category_id
     )
     .fetch_one(db)
-    .await?;
+    .await
+    .on_unique_violation(|| Error::SkuTaken(input.sku.clone()))
+    .on_foreign_key_violation(|| Error::UnknownCategory(input.category_id))?;
     Ok(row.into())
 }
 
-/// Full replacement; `None` when there is no such item (then no constraint is checked either,
-/// so an absent item answers before an unknown category).
-pub async fn update(db: &PgPool, id: i64, input: &ItemInput) -> sqlx::Result<Option<Item>> {
+/// Full replacement, with the violations of [`insert`]. When there is no such item no row is
+/// written and no constraint checked, so an absent item answers before an unknown category.
+pub async fn update(db: &PgPool, id: i64, input: &ItemInput) -> Result<Item> {
     let row = sqlx::query_as!(
         ItemRow,
         r#"WITH i AS (
@@ -194,14 +208,25 @@ pub async fn update(db: &PgPool, id: i64, input: &ItemInput) -> sqlx::Result<Opt
         input.category_id
     )
     .fetch_optional(db)
-    .await?;
-    Ok(row.map(Item::from))
+    .await
+    .on_unique_violation(|| Error::SkuTaken(input.sku.clone()))
+    .on_foreign_key_violation(|| Error::UnknownCategory(input.category_id))?;
+    row.map(Item::from).ok_or_else(|| not_found(id))
 }
 
-/// `false` when there was no such item.
-pub async fn delete(db: &PgPool, id: i64) -> sqlx::Result<bool> {
+pub async fn delete(db: &PgPool, id: i64) -> Result<()> {
     let result = sqlx::query!("DELETE FROM item WHERE id = $1", id)
         .execute(db)
         .await?;
-    Ok(result.rows_affected() > 0)
+    if result.rows_affected() == 0 {
+        return Err(not_found(id));
+    }
+    Ok(())
+}
+
+fn not_found(id: i64) -> Error {
+    Error::NotFound {
+        entity: Entity::Item,
+        id,
+    }
 }

@@ -5,15 +5,11 @@ use axum::routing::get;
 use axum::{Json, Router};
 
 use super::ApiContext;
-use super::error::{Error, ResultExt};
+use super::error::Error;
 use super::extract::{AppJson, AppPath, Paging};
 use super::fields::JsonObject;
 use super::page::Page;
 use crate::db::categories::{self, Category, CategoryInput};
-
-const CODE_KEY: &str = "category_code_key";
-/// `item.category_id` referencing the category: a delete while items remain.
-const ITEM_CATEGORY_FK: &str = "item_category_id_fkey";
 
 pub fn router() -> Router<ApiContext> {
     Router::new()
@@ -37,10 +33,7 @@ async fn show(
     State(ctx): State<ApiContext>,
     AppPath(id): AppPath<i64>,
 ) -> Result<Json<Category>, Error> {
-    categories::find(&ctx.db, id)
-        .await?
-        .map(Json)
-        .ok_or_else(|| not_found(id))
+    Ok(Json(categories::find(&ctx.db, id).await?))
 }
 
 async fn create(
@@ -48,9 +41,7 @@ async fn create(
     AppJson(body): AppJson<JsonObject>,
 ) -> Result<impl IntoResponse, Error> {
     let input = parse_body(body)?;
-    let category = categories::insert(&ctx.db, &input)
-        .await
-        .on_constraint(CODE_KEY, |_| code_taken(&input))?;
+    let category = categories::insert(&ctx.db, &input).await?;
     let location = format!("/categories/{}", category.id);
     Ok((
         StatusCode::CREATED,
@@ -65,27 +56,15 @@ async fn update(
     AppJson(body): AppJson<JsonObject>,
 ) -> Result<Json<Category>, Error> {
     let input = parse_body(body)?;
-    categories::update(&ctx.db, id, &input)
-        .await
-        .on_constraint(CODE_KEY, |_| code_taken(&input))?
-        .map(Json)
-        .ok_or_else(|| not_found(id))
+    Ok(Json(categories::update(&ctx.db, id, &input).await?))
 }
 
 async fn remove(
     State(ctx): State<ApiContext>,
     AppPath(id): AppPath<i64>,
 ) -> Result<StatusCode, Error> {
-    let deleted = categories::delete(&ctx.db, id)
-        .await
-        .on_constraint(ITEM_CATEGORY_FK, |_| {
-            Error::Conflict(format!("category {id} still has items"))
-        })?;
-    if deleted {
-        Ok(StatusCode::NO_CONTENT)
-    } else {
-        Err(not_found(id))
-    }
+    categories::delete(&ctx.db, id).await?;
+    Ok(StatusCode::NO_CONTENT)
 }
 
 fn parse_body(mut body: JsonObject) -> Result<CategoryInput, Error> {
@@ -93,16 +72,8 @@ fn parse_body(mut body: JsonObject) -> Result<CategoryInput, Error> {
     let name = body.required_string("name", 128);
     match (code, name) {
         (Ok(code), Ok(name)) => Ok(CategoryInput { code, name }),
-        (code, name) => Err(Error::UnprocessableEntity(
+        (code, name) => Err(Error::UnprocessableContent(
             [code.err(), name.err()].into_iter().flatten().collect(),
         )),
     }
-}
-
-pub(super) fn not_found(id: i64) -> Error {
-    Error::NotFound(format!("category {id} not found"))
-}
-
-fn code_taken(input: &CategoryInput) -> Error {
-    Error::Conflict(format!("code {} already exists", input.code))
 }

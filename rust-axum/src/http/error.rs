@@ -1,4 +1,5 @@
-//! The one place where domain and database errors become HTTP answers: RFC 9457 problem JSON.
+//! The one place where request, domain and database errors become HTTP answers: RFC 9457
+//! problem JSON with a status, its RFC 9110 title and, for a 422, the JSON fields at fault.
 
 use std::borrow::Cow;
 
@@ -7,7 +8,8 @@ use axum::extract::rejection::{JsonRejection, PathRejection, QueryRejection};
 use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use serde::Serialize;
-use sqlx::error::DatabaseError;
+
+use crate::db;
 
 /// A field of a write body that failed validation; `field` is `""` for the body itself.
 #[derive(Debug, Serialize)]
@@ -33,32 +35,25 @@ pub enum Error {
     #[error("{0}")]
     BadRequest(Cow<'static, str>),
 
+    /// No route for the path.
     #[error("{0}")]
     NotFound(String),
 
     #[error("method {0} is not allowed on this path")]
     MethodNotAllowed(axum::http::Method),
 
-    /// A unique key is taken, or a category is still referenced.
-    #[error("{0}")]
-    Conflict(String),
-
     #[error("request body is larger than 1 MiB")]
-    PayloadTooLarge,
+    ContentTooLarge,
 
     #[error("request body must be JSON (Content-Type: application/json)")]
     UnsupportedMediaType,
 
     #[error("request body has invalid fields: {}", field_list(.0))]
-    UnprocessableEntity(Vec<FieldError>),
+    UnprocessableContent(Vec<FieldError>),
 
-    /// PostgreSQL refused or lost the connection, or no pooled connection freed up in time.
-    #[error("the database is unavailable")]
-    Unavailable(#[source] sqlx::Error),
-
-    /// Any other database error is a bug.
-    #[error("an internal error occurred")]
-    Database(#[source] sqlx::Error),
+    /// What data access reported: absent, taken, unknown, still referenced, unavailable, or a bug.
+    #[error(transparent)]
+    Db(#[from] db::Error),
 
     /// A handler panicked (caught by `CatchPanicLayer`).
     #[error("an internal error occurred")]
@@ -85,7 +80,7 @@ impl Error {
     }
 
     pub fn unprocessable(field: &'static str, message: impl Into<Cow<'static, str>>) -> Self {
-        Self::UnprocessableEntity(vec![FieldError::new(field, message)])
+        Self::UnprocessableContent(vec![FieldError::new(field, message)])
     }
 
     pub fn status_code(&self) -> StatusCode {
@@ -93,35 +88,41 @@ impl Error {
             Self::BadRequest(_) => StatusCode::BAD_REQUEST,
             Self::NotFound(_) => StatusCode::NOT_FOUND,
             Self::MethodNotAllowed(_) => StatusCode::METHOD_NOT_ALLOWED,
-            Self::Conflict(_) => StatusCode::CONFLICT,
-            Self::PayloadTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
+            Self::ContentTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
             Self::UnsupportedMediaType => StatusCode::UNSUPPORTED_MEDIA_TYPE,
-            Self::UnprocessableEntity(_) => StatusCode::UNPROCESSABLE_ENTITY,
-            Self::Unavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
-            Self::Database(_) | Self::Panic(_) => StatusCode::INTERNAL_SERVER_ERROR,
+            Self::UnprocessableContent(_) => StatusCode::UNPROCESSABLE_ENTITY,
+            Self::Db(error) => match error {
+                db::Error::NotFound { .. } => StatusCode::NOT_FOUND,
+                db::Error::CodeTaken(_) | db::Error::SkuTaken(_) | db::Error::CategoryInUse(_) => {
+                    StatusCode::CONFLICT
+                }
+                db::Error::UnknownCategory(_) => StatusCode::UNPROCESSABLE_ENTITY,
+                db::Error::Unavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
+                db::Error::Unexpected(_) => StatusCode::INTERNAL_SERVER_ERROR,
+            },
+            Self::Panic(_) => StatusCode::INTERNAL_SERVER_ERROR,
+        }
+    }
+
+    /// The `errors[]` of a 422, named by the body's JSON properties.
+    fn into_field_errors(self) -> Option<Vec<FieldError>> {
+        match self {
+            Self::UnprocessableContent(errors) => Some(errors),
+            Self::Db(error @ db::Error::UnknownCategory(_)) => {
+                Some(vec![FieldError::new("categoryId", error.to_string())])
+            }
+            _ => None,
         }
     }
 }
 
-/// Sorts database errors into "PostgreSQL is not there" (503) and everything else (500).
-impl From<sqlx::Error> for Error {
-    fn from(error: sqlx::Error) -> Self {
-        let unreachable = match &error {
-            sqlx::Error::PoolTimedOut
-            | sqlx::Error::PoolClosed
-            | sqlx::Error::Io(_)
-            | sqlx::Error::Tls(_) => true,
-            // Class 08 is "connection exception", 57P0x the server shutting down or starting.
-            sqlx::Error::Database(e) => e
-                .code()
-                .is_some_and(|code| code.starts_with("08") || code.starts_with("57P")),
-            _ => false,
-        };
-        if unreachable {
-            Self::Unavailable(error)
-        } else {
-            Self::Database(error)
-        }
+/// The reason phrase of the status as RFC 9110 words it; the `http` crate still has the older
+/// "Payload Too Large" and "Unprocessable Entity" for 413 and 422.
+pub fn title(status: StatusCode) -> &'static str {
+    match status {
+        StatusCode::PAYLOAD_TOO_LARGE => "Content Too Large",
+        StatusCode::UNPROCESSABLE_ENTITY => "Unprocessable Content",
+        other => other.canonical_reason().unwrap_or("Error"),
     }
 }
 
@@ -137,7 +138,7 @@ impl From<JsonRejection> for Error {
                 Self::unprocessable("", "request body must be a JSON object")
             }
             rejection if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE => {
-                Self::PayloadTooLarge
+                Self::ContentTooLarge
             }
             rejection => Self::bad_request(rejection.body_text()),
         }
@@ -157,33 +158,37 @@ impl From<QueryRejection> for Error {
 }
 
 #[derive(Serialize)]
-struct Problem<'a> {
+struct Problem {
     r#type: &'static str,
     title: &'static str,
     status: u16,
     detail: String,
     #[serde(skip_serializing_if = "Option::is_none")]
-    errors: Option<&'a [FieldError]>,
+    errors: Option<Vec<FieldError>>,
 }
 
 impl IntoResponse for Error {
     fn into_response(self) -> Response {
         match &self {
-            Self::Unavailable(cause) => tracing::warn!(error = %cause, "database unavailable"),
-            Self::Database(cause) => tracing::error!(error = ?cause, "database error"),
+            Self::Db(db::Error::Unavailable(cause)) => {
+                tracing::warn!(error = %cause, "database unavailable");
+            }
+            // Display, not Debug: PostgreSQL's DETAIL (`Failing row contains (…)`) carries the
+            // values written, and SQL parameters are logged nowhere.
+            Self::Db(db::Error::Unexpected(cause)) => {
+                tracing::error!(error = %cause, "database error");
+            }
             Self::Panic(message) => tracing::error!(panic = %message, "handler panicked"),
             _ => {}
         }
         let status = self.status_code();
+        let detail = self.to_string();
         let problem = Problem {
             r#type: "about:blank",
-            title: status.canonical_reason().unwrap_or("Error"),
+            title: title(status),
             status: status.as_u16(),
-            detail: self.to_string(),
-            errors: match &self {
-                Self::UnprocessableEntity(errors) => Some(errors),
-                _ => None,
-            },
+            detail,
+            errors: self.into_field_errors(),
         };
         // The header tuple is applied after `Json` sets its own content type, so it wins.
         (
@@ -195,35 +200,85 @@ impl IntoResponse for Error {
     }
 }
 
-/// Turns a database constraint error into an API error, matched by constraint name.
-///
-/// ```text
-/// db::categories::insert(&ctx.db, &input)
-///     .await
-///     .on_constraint("category_code_key", |_| Error::Conflict(format!("code {} already exists", input.code)))?;
-/// ```
-pub trait ResultExt<T> {
-    fn on_constraint(
-        self,
-        name: &str,
-        map_err: impl FnOnce(Box<dyn DatabaseError>) -> Error,
-    ) -> Result<T, Error>;
-}
+#[cfg(test)]
+mod tests {
+    use http_body_util::BodyExt;
+    use serde_json::{Value, json};
 
-impl<T, E> ResultExt<T> for Result<T, E>
-where
-    E: Into<Error>,
-{
-    fn on_constraint(
-        self,
-        name: &str,
-        map_err: impl FnOnce(Box<dyn DatabaseError>) -> Error,
-    ) -> Result<T, Error> {
-        self.map_err(|e| match e.into() {
-            Error::Database(sqlx::Error::Database(dbe)) if dbe.constraint() == Some(name) => {
-                map_err(dbe)
-            }
-            e => e,
-        })
+    use super::*;
+
+    async fn problem(error: Error) -> (StatusCode, Value) {
+        let response = error.into_response();
+        let status = response.status();
+        assert_eq!(
+            response.headers()[header::CONTENT_TYPE],
+            "application/problem+json"
+        );
+        let body = response.into_body().collect().await.unwrap().to_bytes();
+        (status, serde_json::from_slice(&body).unwrap())
+    }
+
+    #[tokio::test]
+    async fn domain_errors_map_to_status_title_and_field() {
+        use db::Error as Db;
+        let cases: Vec<(Error, u16, &str, Option<Value>)> = vec![
+            (
+                Db::NotFound {
+                    entity: db::Entity::Item,
+                    id: 7,
+                }
+                .into(),
+                404,
+                "Not Found",
+                None,
+            ),
+            (
+                Db::CodeTaken("CAT-0001".into()).into(),
+                409,
+                "Conflict",
+                None,
+            ),
+            (
+                Db::SkuTaken("SKU-000001".into()).into(),
+                409,
+                "Conflict",
+                None,
+            ),
+            (Db::CategoryInUse(3).into(), 409, "Conflict", None),
+            (
+                Db::UnknownCategory(9).into(),
+                422,
+                "Unprocessable Content",
+                Some(json!([{"field": "categoryId", "message": "category 9 does not exist"}])),
+            ),
+            (
+                Db::Unavailable(sqlx::Error::PoolTimedOut).into(),
+                503,
+                "Service Unavailable",
+                None,
+            ),
+            (
+                Db::Unexpected(sqlx::Error::Protocol("SELECT secret".into())).into(),
+                500,
+                "Internal Server Error",
+                None,
+            ),
+            (Error::ContentTooLarge, 413, "Content Too Large", None),
+            (
+                Error::UnsupportedMediaType,
+                415,
+                "Unsupported Media Type",
+                None,
+            ),
+        ];
+        for (error, status, title, errors) in cases {
+            let (actual, body) = problem(error).await;
+            assert_eq!(actual.as_u16(), status, "{body}");
+            assert_eq!(body["title"], title);
+            assert_eq!(body["status"], status);
+            assert_eq!(body.get("errors"), errors.as_ref(), "{body}");
+            let detail = body["detail"].as_str().unwrap();
+            assert!(!detail.is_empty() && !detail.contains("SELECT"), "{detail}");
+        }
     }
 }

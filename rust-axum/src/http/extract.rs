@@ -1,40 +1,17 @@
 //! Extractors whose rejections are this API's problem JSON instead of axum's plain text.
 
-use axum::extract::rejection::JsonRejection;
-use axum::extract::{FromRequest, FromRequestParts, Query, Request};
-use axum::http::header;
+use axum::extract::{FromRequest, FromRequestParts, Query};
 use axum::http::request::Parts;
 use serde::Deserialize;
 
 use super::Error;
 
-/// `axum::Json` with our rejections: 415 without a JSON content type, 413 over the body limit,
-/// 400 for unparseable JSON, 422 for JSON of the wrong shape. In that order, as the contract asks.
+/// `axum::Json` with our rejection (axum's `error-handling` example): 415 without a JSON
+/// content type, 413 over the body limit, 400 for unparseable JSON, 422 for JSON of the wrong
+/// shape. axum checks them in that order, the contract's.
+#[derive(FromRequest)]
+#[from_request(via(axum::Json), rejection(Error))]
 pub struct AppJson<T>(pub T);
-
-impl<T, S> FromRequest<S> for AppJson<T>
-where
-    axum::Json<T>: FromRequest<S, Rejection = JsonRejection>,
-    S: Send + Sync,
-{
-    type Rejection = Error;
-
-    async fn from_request(req: Request, state: &S) -> Result<Self, Error> {
-        // axum::Json also takes `application/*+json` (JSON Patch and the like); the contract's
-        // JSON content type is `application/json` alone, parameters aside.
-        let essence = req
-            .headers()
-            .get(header::CONTENT_TYPE)
-            .and_then(|value| value.to_str().ok())
-            .and_then(|value| value.split(';').next())
-            .map(str::trim);
-        if !essence.is_some_and(|e| e.eq_ignore_ascii_case("application/json")) {
-            return Err(Error::UnsupportedMediaType);
-        }
-        let axum::Json(value) = axum::Json::<T>::from_request(req, state).await?;
-        Ok(Self(value))
-    }
-}
 
 /// `axum::extract::Path` with our rejection: a path id that is not an `i64` is a 400.
 #[derive(FromRequestParts)]
@@ -55,7 +32,9 @@ impl Paging {
     }
 }
 
-// Present-but-malformed parameters must be 400s with our own detail, so they are read as text.
+// Present-but-malformed parameters must be 400s with our own detail, so they are read as text
+// and parsed with `i64::from_str`: an optional sign and ASCII digits (spec/README.md), so `+5`
+// and `007` are integers while ` 5`, `١٢`, `1_0` and an empty value are not.
 #[derive(Deserialize)]
 struct RawPaging {
     page: Option<String>,

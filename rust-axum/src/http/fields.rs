@@ -52,36 +52,15 @@ impl JsonObject {
         }
     }
 
-    /// An amount of money for `numeric(10,2)`: 0 to 99999999.99, at most two decimals, judged on
-    /// the number exactly as written (serde_json's `arbitrary_precision` keeps its text).
+    /// An amount of money for `numeric(10,2)`, judged on the number exactly as written
+    /// (serde_json's `arbitrary_precision` keeps its text): see [`exact_price`].
     pub fn price(&mut self, field: &'static str) -> Field<Decimal> {
-        let max = Decimal::new(9_999_999_999, 2);
-        let number = match self.0.remove(field) {
-            Some(Value::Number(number)) => number,
-            None | Some(Value::Null) => return Err(FieldError::new(field, "is required")),
-            Some(_) => return Err(FieldError::new(field, "must be a number")),
-        };
-        let text = number.as_str();
-        let parsed = if text.contains(['e', 'E']) {
-            Decimal::from_scientific(text)
-        } else {
-            Decimal::from_str_exact(text)
-        };
-        match parsed {
-            Ok(value) if value.is_sign_negative() && !value.is_zero() => {
-                Err(FieldError::new(field, "must not be below 0"))
+        match self.0.remove(field) {
+            Some(Value::Number(number)) => {
+                exact_price(number.as_str()).map_err(|message| FieldError::new(field, message))
             }
-            Ok(value) if value > max => {
-                Err(FieldError::new(field, "must not be above 99999999.99"))
-            }
-            Ok(value) if value.normalize().scale() > 2 => {
-                Err(FieldError::new(field, "must have at most 2 decimal places"))
-            }
-            Ok(value) => Ok(value),
-            Err(_) => Err(FieldError::new(
-                field,
-                "must be a number from 0 to 99999999.99 with at most 2 decimal places",
-            )),
+            None | Some(Value::Null) => Err(FieldError::new(field, "is required")),
+            Some(_) => Err(FieldError::new(field, "must be a number")),
         }
     }
 
@@ -106,6 +85,60 @@ impl JsonObject {
             Some(_) => Err(FieldError::new(field, message)),
         }
     }
+}
+
+/// Judges a JSON number literal as a price by its exact decimal value (spec/README.md): valid
+/// when 0 <= value <= 99999999.99 and value × 100 is an integer, so `1e2`, `125E-2` and
+/// `1.10000000000000000000` are prices while `1.00000000000000001` and `99999999.995` are not.
+/// The literal is reduced to significant digits × 10^exponent before any arithmetic, so no
+/// length of literal and no exponent (`1e-999999999`) costs more than reading it, and none is
+/// cut to `Decimal`'s 28 digits on the way.
+fn exact_price(literal: &str) -> Result<Decimal, &'static str> {
+    const OUT_OF_RANGE: &str = "must be a number from 0 to 99999999.99";
+    let (mantissa, exponent) = match literal.split_once(['e', 'E']) {
+        None => (literal, 0),
+        Some((mantissa, exponent)) => match exponent.parse::<i64>() {
+            Ok(exponent) if exponent.unsigned_abs() <= 1 << 40 => (mantissa, exponent),
+            // No literal is long enough to bring such an exponent back into range: the value is
+            // 0 when all its digits are, and out of range otherwise.
+            _ if mantissa.bytes().all(|b| matches!(b, b'-' | b'0' | b'.')) => {
+                return Ok(Decimal::ZERO);
+            }
+            _ => return Err(OUT_OF_RANGE),
+        },
+    };
+    let (negative, mantissa) = match mantissa.strip_prefix('-') {
+        Some(unsigned) => (true, unsigned),
+        None => (false, mantissa),
+    };
+    let (whole, fraction) = mantissa.split_once('.').unwrap_or((mantissa, ""));
+    let digits = [whole, fraction].concat();
+    let digits = digits.trim_start_matches('0');
+    if digits.is_empty() {
+        return Ok(Decimal::ZERO); // 0, -0, 0.00, 0e7
+    }
+    let significant = digits.trim_end_matches('0');
+    let exponent = exponent - fraction.len() as i64 + (digits.len() - significant.len()) as i64;
+    if negative {
+        return Err("must not be below 0");
+    }
+    if exponent < -2 {
+        return Err("must have at most 2 decimal places");
+    }
+    // At most 8 integer digits; then the coefficient has at most 10 digits.
+    if significant.len() as i64 + exponent > 8 {
+        return Err(OUT_OF_RANGE);
+    }
+    let coefficient: i64 = significant.parse().map_err(|_| OUT_OF_RANGE)?;
+    let value = if exponent < 0 {
+        Decimal::new(coefficient, exponent.unsigned_abs() as u32)
+    } else {
+        Decimal::new(coefficient * 10_i64.pow(exponent as u32), 0)
+    };
+    if value > Decimal::new(9_999_999_999, 2) {
+        return Err(OUT_OF_RANGE);
+    }
+    Ok(value)
 }
 
 /// "Blank" as the contract defines it: empty, or only spaces, tabs, CR and LF.
@@ -142,24 +175,53 @@ mod tests {
     }
 
     #[test]
-    fn price_is_judged_by_value_as_written() {
-        for ok in ["0", "1.230", "600.55", "99999999.99", "1e2", "-0", "0.10"] {
-            assert!(price_of(ok).is_ok(), "{ok} should be accepted");
+    fn price_is_judged_by_its_exact_value() {
+        let valid = [
+            ("0", "0"),
+            ("-0", "0"),
+            ("0.00", "0"),
+            ("0e-999999999", "0"),
+            ("0e99999999999999999999", "0"),
+            ("1.230", "1.23"),
+            ("0.10", "0.1"),
+            ("600.55", "600.55"),
+            ("99999999.99", "99999999.99"),
+            ("1e2", "100"),
+            ("1E+2", "100"),
+            ("125E-2", "1.25"),
+            ("1.10000000000000000000", "1.1"),
+            ("1.1000000000000000000000000000000000000000", "1.1"),
+            ("1000000000000000000000e-23", "0.01"),
+            ("9999999999e-2", "99999999.99"),
+        ];
+        for (literal, value) in valid {
+            let price = price_of(literal).unwrap_or_else(|e| panic!("{literal}: {}", e.message));
+            assert_eq!(price.normalize().to_string(), value, "{literal}");
         }
-        for bad in [
+        let invalid = [
+            "1.00000000000000001",
+            "99999999.995",
+            "99999999.991",
             "1.234",
             "-0.01",
+            "-1",
             "100000000",
-            "99999999.991",
+            "1e8",
+            "1e400",
+            "1e-400",
             "1e-3",
-            "1e40",
+            "1e-999999999",
+            "1e99999999999999999999",
+            "1e-99999999999999999999",
+            "1e9223372036854775807",
+            "1.5e-9223372036854775808",
             "\"9.99\"",
             "true",
             "null",
-        ] {
-            assert!(price_of(bad).is_err(), "{bad} should be rejected");
+        ];
+        for literal in invalid {
+            assert!(price_of(literal).is_err(), "{literal} should be rejected");
         }
-        assert_eq!(price_of("1.230").unwrap(), Decimal::new(123, 2));
     }
 
     #[test]

@@ -4,15 +4,12 @@ use axum::response::IntoResponse;
 use axum::routing::get;
 use axum::{Json, Router};
 
-use super::error::{Error, ResultExt};
+use super::ApiContext;
+use super::error::Error;
 use super::extract::{AppJson, AppPath, CategoryFilter, Paging};
 use super::fields::JsonObject;
 use super::page::Page;
-use super::{ApiContext, categories};
 use crate::db::items::{self, Item, ItemInput};
-
-const SKU_KEY: &str = "item_sku_key";
-const CATEGORY_FK: &str = "item_category_id_fkey";
 
 pub fn router() -> Router<ApiContext> {
     Router::new()
@@ -53,9 +50,7 @@ async fn list_in_category(
     AppPath(category_id): AppPath<i64>,
     paging: Paging,
 ) -> Result<Json<Page<Item>>, Error> {
-    let total = items::count_in_category(&ctx.db, category_id)
-        .await?
-        .ok_or_else(|| categories::not_found(category_id))?;
+    let total = items::count_in_existing_category(&ctx.db, category_id).await?;
     let page = Page::fetch(paging, total, async |limit, offset| {
         items::list_in_category(&ctx.db, category_id, limit, offset).await
     })
@@ -67,10 +62,7 @@ async fn show(
     State(ctx): State<ApiContext>,
     AppPath(id): AppPath<i64>,
 ) -> Result<Json<Item>, Error> {
-    items::find(&ctx.db, id)
-        .await?
-        .map(Json)
-        .ok_or_else(|| not_found(id))
+    Ok(Json(items::find(&ctx.db, id).await?))
 }
 
 async fn create(
@@ -78,10 +70,7 @@ async fn create(
     AppJson(body): AppJson<JsonObject>,
 ) -> Result<impl IntoResponse, Error> {
     let input = parse_body(body)?;
-    let item = items::insert(&ctx.db, &input)
-        .await
-        .on_constraint(SKU_KEY, |_| sku_taken(&input))
-        .on_constraint(CATEGORY_FK, |_| unknown_category(&input))?;
+    let item = items::insert(&ctx.db, &input).await?;
     let location = format!("/items/{}", item.id);
     Ok((
         StatusCode::CREATED,
@@ -96,23 +85,15 @@ async fn update(
     AppJson(body): AppJson<JsonObject>,
 ) -> Result<Json<Item>, Error> {
     let input = parse_body(body)?;
-    items::update(&ctx.db, id, &input)
-        .await
-        .on_constraint(SKU_KEY, |_| sku_taken(&input))
-        .on_constraint(CATEGORY_FK, |_| unknown_category(&input))?
-        .map(Json)
-        .ok_or_else(|| not_found(id))
+    Ok(Json(items::update(&ctx.db, id, &input).await?))
 }
 
 async fn remove(
     State(ctx): State<ApiContext>,
     AppPath(id): AppPath<i64>,
 ) -> Result<StatusCode, Error> {
-    if items::delete(&ctx.db, id).await? {
-        Ok(StatusCode::NO_CONTENT)
-    } else {
-        Err(not_found(id))
-    }
+    items::delete(&ctx.db, id).await?;
+    Ok(StatusCode::NO_CONTENT)
 }
 
 fn parse_body(mut body: JsonObject) -> Result<ItemInput, Error> {
@@ -144,7 +125,7 @@ fn parse_body(mut body: JsonObject) -> Result<ItemInput, Error> {
                 category_id,
             })
         }
-        (sku, name, price, stock, description, category_id) => Err(Error::UnprocessableEntity(
+        (sku, name, price, stock, description, category_id) => Err(Error::UnprocessableContent(
             [
                 sku.err(),
                 name.err(),
@@ -158,19 +139,4 @@ fn parse_body(mut body: JsonObject) -> Result<ItemInput, Error> {
             .collect(),
         )),
     }
-}
-
-fn not_found(id: i64) -> Error {
-    Error::NotFound(format!("item {id} not found"))
-}
-
-fn sku_taken(input: &ItemInput) -> Error {
-    Error::Conflict(format!("sku {} already exists", input.sku))
-}
-
-fn unknown_category(input: &ItemInput) -> Error {
-    Error::unprocessable(
-        "categoryId",
-        format!("category {} does not exist", input.category_id),
-    )
 }

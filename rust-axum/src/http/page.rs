@@ -2,6 +2,7 @@ use serde::Serialize;
 
 use super::Error;
 use super::extract::Paging;
+use crate::db;
 
 /// The page envelope, in the shape Spring Data serialises pages to.
 #[derive(Debug, Serialize)]
@@ -24,7 +25,7 @@ impl<T> Page<T> {
     /// end (a page past the end, or one whose offset overflows, is empty and costs no query).
     pub async fn fetch<F>(paging: Paging, total: i64, fetch: F) -> Result<Self, Error>
     where
-        F: AsyncFnOnce(i64, i64) -> sqlx::Result<Vec<T>>,
+        F: AsyncFnOnce(i64, i64) -> db::Result<Vec<T>>,
     {
         let content = match paging.offset() {
             Some(offset) if offset < total => fetch(paging.size, offset).await?,

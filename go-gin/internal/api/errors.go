@@ -1,0 +1,83 @@
+package api
+
+import (
+	"errors"
+	"log/slog"
+	"net/http"
+
+	"github.com/gin-gonic/gin"
+
+	"github.com/bench/go-gin/internal/store"
+)
+
+const internalErrorDetail = "the server failed to answer this request"
+
+// problem is RFC 9457 problem JSON, the body of every 4xx and 5xx. It is also an error, so that
+// request parsing can return the 4xx it decided on.
+type problem struct {
+	Type   string       `json:"type"`
+	Title  string       `json:"title"`
+	Status int          `json:"status"`
+	Detail string       `json:"detail"`
+	Errors []fieldError `json:"errors,omitempty"`
+}
+
+func (p *problem) Error() string { return p.Detail }
+
+type fieldError struct {
+	Field   string `json:"field"`
+	Message string `json:"message"`
+}
+
+func newProblem(status int, detail string, errs ...fieldError) *problem {
+	return &problem{Type: "about:blank", Title: title(status), Status: status, Detail: detail, Errors: errs}
+}
+
+// title is the status's reason phrase as RFC 9110 words it. Go's http.StatusText still has the
+// older "Request Entity Too Large" and "Unprocessable Entity" for 413 and 422.
+func title(status int) string {
+	switch status {
+	case http.StatusRequestEntityTooLarge:
+		return "Content Too Large"
+	case http.StatusUnprocessableEntity:
+		return "Unprocessable Content"
+	}
+	return http.StatusText(status)
+}
+
+func abortWithProblem(c *gin.Context, p *problem) {
+	c.Header("Content-Type", "application/problem+json")
+	c.AbortWithStatusJSON(p.Status, p)
+}
+
+// abortWithError is the one place where an error becomes an HTTP answer: the 4xx that request
+// parsing decided on, the data layer's domain errors, and anything else as a logged 500.
+func abortWithError(c *gin.Context, err error) {
+	var (
+		p          *problem
+		notFound   *store.NotFoundError
+		taken      *store.DuplicateKeyError
+		referenced *store.StillReferencedError
+		unknown    *store.UnknownCategoryError
+	)
+	switch {
+	case errors.As(err, &p):
+		abortWithProblem(c, p)
+	case errors.As(err, &notFound):
+		abortWithProblem(c, newProblem(http.StatusNotFound, notFound.Error()))
+	case errors.As(err, &taken):
+		abortWithProblem(c, newProblem(http.StatusConflict, taken.Error()))
+	case errors.As(err, &referenced):
+		abortWithProblem(c, newProblem(http.StatusConflict, referenced.Error()))
+	case errors.As(err, &unknown):
+		detail := unknown.Error()
+		abortWithProblem(c, newProblem(http.StatusUnprocessableEntity, detail,
+			fieldError{Field: "categoryId", Message: detail}))
+	case errors.Is(err, store.ErrUnavailable):
+		slog.Warn("database unavailable", "method", c.Request.Method, "path", c.Request.URL.Path, "error", err)
+		abortWithProblem(c, newProblem(http.StatusServiceUnavailable, "the database is unavailable, try again shortly"))
+	default:
+		slog.Error("request failed", "method", c.Request.Method, "path", c.Request.URL.Path, "error", err)
+		abortWithProblem(c, newProblem(http.StatusInternalServerError, internalErrorDetail))
+	}
+}
