@@ -151,6 +151,11 @@ def test_a_body_on_trace_connect_or_pri_never_5xx(client, base_url, method, path
     body = b'{"code": "X"}'
     request = (f"{method} {path} HTTP/1.1\r\nHost: conformance\r\nContent-Type: application/json\r\n"
                f"Content-Length: {len(body)}\r\nConnection: close\r\n\r\n").encode() + body
-    assert_never_5xx(raw_request(base_url, request), f"{method} {path} with a body")
+    answer = raw_request(base_url, request)
+    # CONNECT asks a proxy for a tunnel: a server that implements no such thing may say so with
+    # 501, the answer RFC 9110 (section 15.6.2) gives for a method it does not implement.
+    if method == "CONNECT" and answer == 501:
+        answer = None
+    assert_never_5xx(answer, f"{method} {path} with a body")
     assert_still_serving(client)
 

@@ -7,7 +7,6 @@ import java.time.Clock;
 import java.util.Properties;
 
 import bench.spring.config.DatabaseUrl;
-import sun.misc.Signal;
 
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
@@ -22,13 +21,27 @@ public class Application {
 
 	private static final int CONNECT_TIMEOUT_SECONDS = 5;
 
+	/** Set when the start failed, so that the exit keeps its non-zero status. */
+	private static volatile boolean startFailed;
+
 	public static void main(String[] args) {
 		checkDatabase();
-		// The JVM answers SIGTERM with exit status 143, even after a clean shutdown; the benchmark
-		// expects 0. System.exit runs the same shutdown hooks, Spring's among them, which drains
-		// Tomcat gracefully and closes the pool before the JVM exits.
-		Signal.handle(new Signal("TERM"), signal -> System.exit(0));
-		SpringApplication.run(Application.class, args);
+		// On SIGTERM, Spring Boot's shutdown hook closes the context: Tomcat stops accepting and
+		// drains in-flight requests (server.shutdown=graceful), then the pool closes. Spring runs its
+		// shutdown handlers once every context has closed; this one reports that clean exit as
+		// status 0, where a JVM ended by a signal would report 143.
+		SpringApplication.getShutdownHandlers().add(() -> {
+			if (!startFailed) {
+				Runtime.getRuntime().halt(0);
+			}
+		});
+		try {
+			SpringApplication.run(Application.class, args);
+		}
+		catch (RuntimeException ex) {
+			startFailed = true;
+			throw ex;
+		}
 	}
 
 	@Bean

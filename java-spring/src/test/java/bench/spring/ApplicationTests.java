@@ -101,30 +101,42 @@ class ApplicationTests {
 	}
 
 	/**
-	 * Tomcat parses the query string, which MockMvc does not: an empty name ({@code =3}), an
-	 * invalid escape or bytes that are not UTF-8 made Tomcat 11 refuse every parameter (a 500).
+	 * Tomcat decodes the query string, which MockMvc does not. A pair it cannot decode (an empty
+	 * name, an invalid escape, bytes that are not UTF-8) makes it refuse the whole query string,
+	 * whatever the pair's name: the client's error, a 400 problem.
 	 */
 	@ParameterizedTest
-	@ValueSource(strings = { "=3", "=&=%09%0F%16&=%29%7B%0A%0B", "%C3%9C=null&%F2%8E%AA%82=null&%C3%A6=null", "&&",
-			"x=%zz&y=%FF&z=%" })
-	void oddQueryParametersAreIgnored(String odd) throws IOException {
-		assertThat(get("/items?categoryId=13&" + odd + "&page=0&size=1")).startsWith("HTTP/1.1 200")
-			.contains("\"sku\":\"SKU-000013\"")
-			.contains("\"size\":1");
-		assertThat(get("/categories?size=16&" + odd + "&page=8567998744")).startsWith("HTTP/1.1 200")
-			.contains("\"number\":8567998744");
-		assertThat(get("/categories?" + odd + "&page=%zz")).startsWith("HTTP/1.1 400");
+	@ValueSource(strings = { "=3", "=&=%09%0F%16&=%29%7B%0A%0B", "x=%zz", "y=%FF", "z=%", "page=%zz", "%zz=1" })
+	void aQueryStringTomcatCannotDecodeIs400(String odd) throws IOException {
+		for (String path : new String[] { "/items", "/categories", "/categories/1/items" }) {
+			assertThat(get(path + "?size=1&" + odd)).startsWith("HTTP/1.1 400")
+				.contains("Content-Type: application/problem+json")
+				.contains("\"title\":\"Bad Request\"");
+		}
+	}
+
+	/** As every framework form-decodes a query string: {@code +} is a space, {@code %2B} a plus. */
+	@Test
+	void queryIntegersAsTomcatDecodesThem() throws IOException {
+		assertThat(get("/items?page=+5")).startsWith("HTTP/1.1 400");
+		assertThat(get("/items?page=5+")).startsWith("HTTP/1.1 400");
+		assertThat(get("/items?page=%2B5&size=%2B3")).startsWith("HTTP/1.1 200")
+			.contains("\"id\":16,")
+			.contains("\"size\":3,\"number\":5,");
+		assertThat(get("/items?categoryId=13&&size=1&")).startsWith("HTTP/1.1 200").contains("\"sku\":\"SKU-000013\"");
+		assertThat(get("/items?%C3%9C=null&%F2%8E%AA%82=x&size=2")).startsWith("HTTP/1.1 200");
+		assertThat(get("/items/%2B5")).startsWith("HTTP/1.1 200").contains("\"sku\":\"SKU-000005\"");
 	}
 
 	/**
 	 * Reads ignore the Content-Type; writes take application/json only. multipart/form-data (with
 	 * or without a boundary) was parsed by Spring's multipart resolver on every request, and a
-	 * wildcard made Spring fail building the request's headers: both were 500s.
+	 * wildcard made Spring fail adding the request's charset to it: both were 500s.
 	 */
 	@ParameterizedTest
 	@ValueSource(strings = { "multipart/form-data", "multipart/form-data; boundary=x", ";;", "no/such; =",
 			"application/json-patch+json", "application/problem+json", "application/x-www-form-urlencoded", "*/*",
-			"application/*" })
+			"application/*", "*/json", "application/json; charset=no-such" })
 	void theContentTypeMattersOnlyToWrites(String contentType) throws Exception {
 		assertThat(raw("GET", "/items/1", contentType, null).statusCode()).isEqualTo(200);
 		assertThat(raw("GET", "/categories?size=2", contentType, null).statusCode()).isEqualTo(200);
@@ -140,6 +152,15 @@ class ApplicationTests {
 			assertThat(response.headers().firstValue("Accept")).hasValue("application/json");
 			assertThat(response.body()).contains("\"status\":415");
 		}
+	}
+
+	/** A charset parameter without a usable value reaches Tomcat as it is; the answer stays a 4xx. */
+	@ParameterizedTest
+	@ValueSource(strings = { "application/json; charset", "application/json; charset=", "application/json;;" })
+	void aContentTypeWithABrokenCharsetIsNeverA5xx(String contentType) throws Exception {
+		HttpResponse<String> response = raw("POST", "/categories", contentType, "{\"code\": \"X\"}");
+		assertThat(response.statusCode()).isBetween(400, 499);
+		assertThat(response.headers().firstValue("Content-Type")).hasValue("application/problem+json");
 	}
 
 	/** The whole response to a GET of this request target, sent byte for byte (java.net.URI refuses %zz). */

@@ -4,9 +4,10 @@ import java.time.Clock;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 
-import bench.spring.error.ConflictException;
+import bench.spring.error.AlreadyExistsException;
 import bench.spring.error.DatabaseErrors;
 import bench.spring.error.NotFoundException;
+import bench.spring.error.StillReferencedException;
 import bench.spring.web.PageQuery;
 import bench.spring.web.PageResponse;
 
@@ -70,8 +71,9 @@ public class CategoryService {
 			deleted = this.categories.deleteWhereId(id);
 		}
 		catch (DataIntegrityViolationException ex) {
-			if (DatabaseErrors.sqlState(ex).filter(DatabaseErrors.FOREIGN_KEY_VIOLATION::equals).isPresent()) {
-				throw new ConflictException("category " + id + " still has items");
+			// The only foreign key to a category is item.category_id.
+			if (DatabaseErrors.is(ex, DatabaseErrors.FOREIGN_KEY_VIOLATION)) {
+				throw new StillReferencedException("category " + id + " still has items");
 			}
 			throw ex;
 		}
@@ -80,9 +82,13 @@ public class CategoryService {
 		}
 	}
 
+	/**
+	 * A category write can break one constraint on purpose: its unique code. Any other integrity
+	 * error is not the client's to fix and goes on as it is (a logged 500).
+	 */
 	private RuntimeException translate(DataIntegrityViolationException ex, CategoryRequest request) {
-		if (DatabaseErrors.sqlState(ex).filter(DatabaseErrors.UNIQUE_VIOLATION::equals).isPresent()) {
-			return new ConflictException("code " + request.code() + " already exists");
+		if (DatabaseErrors.is(ex, DatabaseErrors.UNIQUE_VIOLATION)) {
+			return new AlreadyExistsException("code " + request.code() + " already exists");
 		}
 		return ex;
 	}

@@ -6,11 +6,14 @@ import bench.spring.web.BodySizeLimitFilter;
 import bench.spring.web.JsonContentType;
 import bench.spring.web.PageQuery;
 import jakarta.servlet.http.HttpServletRequest;
+import org.apache.tomcat.util.http.InvalidParameterException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
+import org.springframework.http.HttpStatusCode;
+import org.springframework.http.InvalidMediaTypeException;
 import org.springframework.http.MediaType;
 import org.springframework.http.ProblemDetail;
 import org.springframework.http.ResponseEntity;
@@ -45,8 +48,19 @@ class ApiExceptionHandler {
 	}
 
 	@ExceptionHandler
-	ResponseEntity<ProblemDetail> conflict(ConflictException ex) {
+	ResponseEntity<ProblemDetail> alreadyExists(AlreadyExistsException ex) {
 		return Problems.of(HttpStatus.CONFLICT, ex.getMessage());
+	}
+
+	@ExceptionHandler
+	ResponseEntity<ProblemDetail> stillReferenced(StillReferencedException ex) {
+		return Problems.of(HttpStatus.CONFLICT, ex.getMessage());
+	}
+
+	/** An item's category is a field of its body: a 422 that names it. */
+	@ExceptionHandler
+	ResponseEntity<ProblemDetail> unknownCategory(UnknownCategoryException ex) {
+		return Problems.invalidFields(List.of(new InvalidFieldsException.FieldError("categoryId", ex.getMessage())));
 	}
 
 	@ExceptionHandler
@@ -63,6 +77,16 @@ class ApiExceptionHandler {
 	ResponseEntity<ProblemDetail> unavailable(ServiceUnavailableException ex) {
 		log.warn("{}: {}", ex.getMessage(), rootCause(ex));
 		return Problems.of(HttpStatus.SERVICE_UNAVAILABLE, ex.getMessage());
+	}
+
+	/**
+	 * Tomcat refuses the whole query string when one pair cannot be decoded (an empty name such as
+	 * {@code ?=3}, a bad escape such as {@code %zz}, bytes that are not UTF-8), whatever the pair's
+	 * name, as soon as a parameter is asked for. That is the client's error (400), not ours.
+	 */
+	@ExceptionHandler
+	ResponseEntity<ProblemDetail> malformedQuery(InvalidParameterException ex) {
+		return Problems.of(HttpStatusCode.valueOf(ex.getErrorCode()), "the query string is malformed");
 	}
 
 	/** A path id or query parameter that is not a base-10 signed 64-bit integer. */
@@ -106,6 +130,11 @@ class ApiExceptionHandler {
 		if (ex instanceof HttpMediaTypeNotSupportedException) {
 			return unsupportedMediaType();
 		}
+		if (ex instanceof IllegalArgumentException && isWildcard(request.getContentType())) {
+			// Spring MVC fails on a wildcard Content-Type while it adds the request's charset to it
+			// before reading a body (spring-framework#27957). A wildcard names no media type: 415.
+			return unsupportedMediaType();
+		}
 		if (ex instanceof ErrorResponse response) {
 			return Problems.of(response.getStatusCode(), detail(response, request), response.getHeaders());
 		}
@@ -115,6 +144,16 @@ class ApiExceptionHandler {
 		}
 		log.error("unexpected error on {} {}", request.getMethod(), request.getRequestURI(), ex);
 		return Problems.of(HttpStatus.INTERNAL_SERVER_ERROR, "an unexpected error occurred");
+	}
+
+	private static boolean isWildcard(String contentType) {
+		try {
+			MediaType type = contentType == null ? null : MediaType.parseMediaType(contentType);
+			return type != null && (type.isWildcardType() || type.isWildcardSubtype());
+		}
+		catch (InvalidMediaTypeException ex) {
+			return false;
+		}
 	}
 
 	private static String detail(ErrorResponse response, HttpServletRequest request) {

@@ -9,12 +9,22 @@ import org.springframework.dao.DataAccessResourceFailureException;
 import org.springframework.jdbc.CannotGetJdbcConnectionException;
 import org.springframework.transaction.CannotCreateTransactionException;
 
-/** What PostgreSQL said, read from the cause chain of whatever Spring and Hibernate wrapped it in. */
+/**
+ * What PostgreSQL said, read from the cause chain of whatever Spring and Hibernate wrapped it in,
+ * and the one place that decides which failures mean "the database is unavailable" (503).
+ */
 public final class DatabaseErrors {
 
 	public static final String UNIQUE_VIOLATION = "23505";
 
 	public static final String FOREIGN_KEY_VIOLATION = "23503";
+
+	/**
+	 * HikariCP's handle on a connection it has already evicted as broken says so without a
+	 * SQLSTATE: the rollback after a query failed because PostgreSQL went away ends here, and
+	 * Spring reports the failed rollback instead of the failed query.
+	 */
+	private static final String CLOSED_CONNECTION = "Connection is closed";
 
 	private DatabaseErrors() {
 	}
@@ -29,33 +39,48 @@ public final class DatabaseErrors {
 		return Optional.empty();
 	}
 
-	/**
-	 * True when the database could not be reached: no pooled connection within the timeout, a refused
-	 * or broken connection (SQLSTATE class 08), or a server shutting down or starting up (57P01..57P03).
-	 */
-	public static boolean isUnavailable(Throwable error) {
-		for (Throwable cause = error; cause != null; cause = cause.getCause()) {
-			if (cause instanceof CannotCreateTransactionException || cause instanceof CannotGetJdbcConnectionException
-					|| cause instanceof DataAccessResourceFailureException
-					|| cause instanceof SQLTransientConnectionException || cause instanceof ConnectException) {
-				return true;
-			}
-			if (cause instanceof SQLException sql && isConnectionLost(sql)) {
-				return true;
-			}
-		}
-		return false;
+	/** True when the database refused the statement with exactly this SQLSTATE. */
+	public static boolean is(Throwable error, String sqlState) {
+		return sqlState(error).filter(sqlState::equals).isPresent();
 	}
 
-	private static boolean isConnectionLost(SQLException sql) {
-		String state = sql.getSQLState();
-		if (state == null) {
-			// HikariCP's handle on a connection it has already evicted as broken, without a SQLSTATE:
-			// the rollback after a query failed because PostgreSQL went away ends here, and Spring
-			// reports the failed rollback instead of the failed query.
-			return "Connection is closed".equals(sql.getMessage());
+	/**
+	 * True when the database is out of reach: no pooled connection within the pool's timeout, a
+	 * connection the driver could not open or lost (refused, reset, closed, EOF: SQLSTATE class 08),
+	 * a server short of resources (class 53, such as 53300 too_many_connections) or shutting down
+	 * or starting up (class 57P: 57P01 admin_shutdown to 57P05). The first SQLSTATE in the cause
+	 * chain decides; any other (57014 query_canceled, XX000, 40P01, ...) is not an outage.
+	 */
+	public static boolean isUnavailable(Throwable error) {
+		boolean noConnection = false;
+		for (Throwable cause = error; cause != null; cause = cause.getCause()) {
+			if (cause instanceof SQLTransientConnectionException) {
+				// HikariCP: no connection within connection-timeout (it may carry the last failure's state)
+				return true;
+			}
+			if (cause instanceof SQLException sql) {
+				String state = sql.getSQLState();
+				if (state != null) {
+					return isUnavailable(state);
+				}
+				if (CLOSED_CONNECTION.equals(sql.getMessage())) {
+					return true;
+				}
+			}
+			if (cause instanceof ConnectException) {
+				return true;
+			}
+			// Spring's words for "no connection could be had", used when nothing below says more.
+			noConnection |= cause instanceof CannotGetJdbcConnectionException
+					|| cause instanceof CannotCreateTransactionException
+					|| cause instanceof DataAccessResourceFailureException;
 		}
-		return state.startsWith("08") || state.startsWith("57P");
+		return noConnection;
+	}
+
+	/** SQLSTATE classes 08 (connection exception) and 53 (insufficient resources), and 57P. */
+	public static boolean isUnavailable(String sqlState) {
+		return sqlState.startsWith("08") || sqlState.startsWith("53") || sqlState.startsWith("57P");
 	}
 
 }

@@ -6,10 +6,10 @@ import java.time.temporal.ChronoUnit;
 
 import bench.spring.category.Category;
 import bench.spring.category.CategoryRepository;
-import bench.spring.error.ConflictException;
+import bench.spring.error.AlreadyExistsException;
 import bench.spring.error.DatabaseErrors;
-import bench.spring.error.InvalidFieldsException;
 import bench.spring.error.NotFoundException;
+import bench.spring.error.UnknownCategoryException;
 import bench.spring.web.PageQuery;
 import bench.spring.web.PageResponse;
 
@@ -104,16 +104,18 @@ public class ItemService {
 
 	/**
 	 * The database decides: PostgreSQL checks the unique sku while inserting the row and the
-	 * foreign key at the end of the statement, so a taken sku wins over an unknown category.
+	 * foreign key at the end of the statement, so a taken sku wins over an unknown category. An
+	 * item write can break these two constraints on purpose (its table has no other unique key or
+	 * foreign key); any other integrity error goes on as it is (a logged 500).
 	 */
 	private RuntimeException translate(DataIntegrityViolationException ex, ItemRequest request) {
-		String sqlState = DatabaseErrors.sqlState(ex).orElse("");
-		return switch (sqlState) {
-			case DatabaseErrors.UNIQUE_VIOLATION -> new ConflictException("sku " + request.sku() + " already exists");
-			case DatabaseErrors.FOREIGN_KEY_VIOLATION ->
-				InvalidFieldsException.of("categoryId", "category " + request.categoryId() + " does not exist");
-			default -> ex;
-		};
+		if (DatabaseErrors.is(ex, DatabaseErrors.UNIQUE_VIOLATION)) {
+			return new AlreadyExistsException("sku " + request.sku() + " already exists");
+		}
+		if (DatabaseErrors.is(ex, DatabaseErrors.FOREIGN_KEY_VIOLATION)) {
+			return new UnknownCategoryException(request.categoryId());
+		}
+		return ex;
 	}
 
 	/** PostgreSQL keeps microseconds: the response shows exactly what was stored. */

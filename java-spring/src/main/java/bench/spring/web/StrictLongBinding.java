@@ -7,9 +7,11 @@ import org.springframework.web.bind.annotation.ControllerAdvice;
 import org.springframework.web.bind.annotation.InitBinder;
 
 /**
- * Path ids and query parameters bound to {@code long}/{@code Long} accept base-10 signed 64-bit
- * integers only. Spring's default number conversion trims whitespace, decodes {@code 0x10} and
- * {@code #10} as hex, and turns an empty {@code ?page=} into an absent one; the API answers 400.
+ * Path ids and query parameters bound to {@code long}/{@code Long} are {@code [+-]?[0-9]+} in the
+ * signed 64-bit range ({@code +5} and {@code 007} included). Spring's default number conversion
+ * trims whitespace, decodes {@code 0x10} and {@code #10} as hex, takes any Unicode digit and turns
+ * an empty {@code ?page=} into an absent one; each of those is a 400 here, through Spring's own
+ * type-mismatch error.
  */
 @ControllerAdvice
 class StrictLongBinding {

@@ -2,7 +2,7 @@ package bench.spring.category;
 
 import java.time.Instant;
 
-import bench.spring.error.ConflictException;
+import bench.spring.error.StillReferencedException;
 import bench.spring.web.RequestBodies;
 import org.junit.jupiter.api.Test;
 
@@ -69,7 +69,7 @@ class CategoryControllerTest {
 
 	@Test
 	void aCategoryWithItemsCannotBeDeleted() throws Exception {
-		willThrow(new ConflictException("category 3 still has items")).given(this.categories).delete(3);
+		willThrow(new StillReferencedException("category 3 still has items")).given(this.categories).delete(3);
 		this.mvc.perform(delete("/categories/3"))
 			.andExpect(status().isConflict())
 			.andExpect(jsonPath("$.detail").value("category 3 still has items"));

@@ -1,19 +1,27 @@
 package bench.spring.item;
 
 import java.math.BigDecimal;
+import java.net.URI;
+import java.sql.SQLException;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 
-import bench.spring.error.ConflictException;
+import bench.spring.error.AlreadyExistsException;
 import bench.spring.error.NotFoundException;
+import bench.spring.error.UnknownCategoryException;
 import bench.spring.web.PageQuery;
 import bench.spring.web.PageResponse;
 import bench.spring.web.RequestBodies;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.mockito.ArgumentCaptor;
 
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.webmvc.test.autoconfigure.WebMvcTest;
 import org.springframework.context.annotation.Import;
+import org.springframework.dao.DataIntegrityViolationException;
 import org.springframework.http.MediaType;
 import org.springframework.jdbc.CannotGetJdbcConnectionException;
 import org.springframework.test.context.bean.override.mockito.MockitoBean;
@@ -21,6 +29,7 @@ import org.springframework.test.web.servlet.MockMvc;
 import org.springframework.test.web.servlet.ResultActions;
 import org.springframework.test.web.servlet.ResultMatcher;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.containsInAnyOrder;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.not;
@@ -28,6 +37,7 @@ import static org.mockito.ArgumentMatchers.any;
 import static org.mockito.ArgumentMatchers.anyLong;
 import static org.mockito.BDDMockito.given;
 import static org.mockito.BDDMockito.willThrow;
+import static org.mockito.Mockito.verify;
 import static org.mockito.Mockito.verifyNoInteractions;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.delete;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get;
@@ -85,6 +95,28 @@ class ItemControllerTest {
 				{"name": "n", "price": 100000000, "stock": 2147483648, "categoryId": 1.5}""")
 			.andExpect(problem(422))
 			.andExpect(jsonPath("$.errors[*].field").value(containsInAnyOrder("sku", "price", "stock", "categoryId")));
+	}
+
+	/** Prices are judged by the exact decimal value of the number as written, never a binary double. */
+	@ParameterizedTest
+	@ValueSource(strings = { "1e2:100", "125E-2:1.25", "1.10000000000000000000:1.1", "1.230:1.23", "0:0",
+			"99999999.99:99999999.99", "0.1:0.1", "-0:0" })
+	void aPriceIsValidByItsExactValue(String written) throws Exception {
+		String[] price = written.split(":");
+		given(this.items.create(any())).willReturn(CREATED);
+		postJson("/items", VALID.replace("1.230", price[0])).andExpect(status().isCreated());
+		ArgumentCaptor<ItemRequest> request = ArgumentCaptor.forClass(ItemRequest.class);
+		verify(this.items).create(request.capture());
+		assertThat(request.getValue().price()).isEqualByComparingTo(price[1]);
+	}
+
+	@ParameterizedTest
+	@ValueSource(strings = { "1.00000000000000001", "99999999.995", "1.234", "-0.01", "100000000", "1e400", "1e-400",
+			"1E+2147483647", "\"9.99\"", "true", "null" })
+	void aPriceIsInvalidByItsExactValue(String price) throws Exception {
+		postJson("/items", VALID.replace("1.230", price)).andExpect(problem(422))
+			.andExpect(jsonPath("$.errors[*].field").value(containsInAnyOrder("price")));
+		verifyNoInteractions(this.items);
 	}
 
 	@Test
@@ -148,6 +180,48 @@ class ItemControllerTest {
 		verifyNoInteractions(this.items);
 	}
 
+	/**
+	 * An integer in a path or query is {@code [+-]?[0-9]+} in the signed 64-bit range; each value
+	 * here is what reaches the application once the query string or path is decoded (a {@code +}
+	 * in a query string arrives as a space).
+	 */
+	@ParameterizedTest
+	@ValueSource(strings = { "", " 5", "5 ", "\t5", "5\n", "١٢", "５", "1_0", "1.0", "1e3", "0x10", "#10", "+", "-",
+			"++5", "+-5", "--5", "5-", "9223372036854775808", "+9223372036854775808", "-9223372036854775809" })
+	void aQueryIntegerIsAsciiDigitsWithAnOptionalSign(String value) throws Exception {
+		for (String name : new String[] { "page", "size", "categoryId" }) {
+			this.mvc.perform(get("/items").param(name, value)).andExpect(problem(400));
+		}
+		this.mvc.perform(get("/categories/1/items").param("page", value)).andExpect(problem(400));
+		verifyNoInteractions(this.items);
+	}
+
+	@Test
+	void aQueryIntegerMayHaveASignAndLeadingZeros() throws Exception {
+		PageResponse<ItemResponse> empty = new PageResponse<>(List.of(), new PageResponse.Metadata(3, 5, 0, 0));
+		given(this.items.list(new PageQuery(5, 3), 42L)).willReturn(empty);
+		this.mvc.perform(get("/items").param("page", "+5").param("size", "003").param("categoryId", "+0042"))
+			.andExpect(status().isOk());
+		given(this.items.list(new PageQuery(0, 20), null)).willReturn(empty);
+		this.mvc.perform(get("/items").param("page", "-0")).andExpect(status().isOk());
+	}
+
+	@ParameterizedTest
+	@ValueSource(strings = { "%D9%A1%D9%A2", "%EF%BC%95", "%205", "5%20", "1_0", "1.0", "1e3", "0x10", "%2B", "-", "--5",
+			"5-", "%2B-5", "9223372036854775808" })
+	void aPathIdIsAsciiDigitsWithAnOptionalSign(String id) throws Exception {
+		this.mvc.perform(get(URI.create("/items/" + id))).andExpect(problem(400));
+		this.mvc.perform(get(URI.create("/categories/" + id + "/items"))).andExpect(problem(400));
+		verifyNoInteractions(this.items);
+	}
+
+	@ParameterizedTest
+	@ValueSource(strings = { "+5", "%2B5", "005", "+005" })
+	void aPathIdMayHaveASignAndLeadingZeros(String id) throws Exception {
+		given(this.items.get(5)).willReturn(CREATED);
+		this.mvc.perform(get(URI.create("/items/" + id))).andExpect(status().isOk());
+	}
+
 	@Test
 	void pagingDefaultsToTheFirstTwenty() throws Exception {
 		given(this.items.list(new PageQuery(0, 20), null)).willReturn(
@@ -177,8 +251,28 @@ class ItemControllerTest {
 	void domainErrorsKeepTheirDetail() throws Exception {
 		given(this.items.get(7)).willThrow(new NotFoundException("item 7 not found"));
 		this.mvc.perform(get("/items/7")).andExpect(problem(404)).andExpect(jsonPath("$.detail").value("item 7 not found"));
-		given(this.items.create(any())).willThrow(new ConflictException("sku SKU-X already exists"));
-		postJson("/items", VALID).andExpect(problem(409));
+		given(this.items.create(any())).willThrow(new AlreadyExistsException("sku SKU-X already exists"));
+		postJson("/items", VALID).andExpect(problem(409))
+			.andExpect(jsonPath("$.title").value("Conflict"))
+			.andExpect(jsonPath("$.detail").value("sku SKU-X already exists"));
+	}
+
+	@Test
+	void anUnknownCategoryIsA422ForTheCategoryIdField() throws Exception {
+		given(this.items.replace(anyLong(), any())).willThrow(new UnknownCategoryException(7));
+		this.mvc.perform(put("/items/1").contentType(MediaType.APPLICATION_JSON).content(VALID))
+			.andExpect(problem(422))
+			.andExpect(jsonPath("$.title").value("Unprocessable Content"))
+			.andExpect(jsonPath("$.errors[0].field").value("categoryId"))
+			.andExpect(jsonPath("$.errors[0].message").value("category 7 does not exist"));
+	}
+
+	@Test
+	void anIntegrityErrorThatIsNoDomainErrorIsALogged500() throws Exception {
+		given(this.items.create(any())).willThrow(new DataIntegrityViolationException("could not execute statement",
+				new SQLException("null value in column \"name\" violates not-null constraint", "23502")));
+		postJson("/items", VALID).andExpect(problem(500))
+			.andExpect(jsonPath("$.detail").value(not(containsString("null value"))));
 	}
 
 	@Test
@@ -199,11 +293,16 @@ class ItemControllerTest {
 		return this.mvc.perform(post(path).contentType(MediaType.APPLICATION_JSON).content(body));
 	}
 
+	/** RFC 9110's reason phrases, the title of every problem. */
+	private static final Map<Integer, String> TITLES = Map.of(400, "Bad Request", 404, "Not Found", 405,
+			"Method Not Allowed", 409, "Conflict", 413, "Content Too Large", 415, "Unsupported Media Type", 422,
+			"Unprocessable Content", 500, "Internal Server Error", 503, "Service Unavailable");
+
 	private static ResultMatcher problem(int status) {
 		List<ResultMatcher> matchers = List.of(status().is(status),
 				content().contentTypeCompatibleWith(MediaType.APPLICATION_PROBLEM_JSON),
 				jsonPath("$.type").value("about:blank"), jsonPath("$.status").value(status),
-				jsonPath("$.title").isNotEmpty(), jsonPath("$.detail").isNotEmpty());
+				jsonPath("$.title").value(TITLES.get(status)), jsonPath("$.detail").isNotEmpty());
 		return result -> {
 			for (ResultMatcher matcher : matchers) {
 				matcher.match(result);
