@@ -5,7 +5,9 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgtype"
+	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/shopspring/decimal"
 )
 
@@ -60,97 +62,99 @@ type ItemFilter struct {
 }
 
 func (s *Store) ListItems(ctx context.Context, filter ItemFilter, page, size int64) (Page[Item], error) {
-	ctx, cancel := withTimeout(ctx)
-	defer cancel()
 	result := Page[Item]{Rows: []Item{}}
-	var err error
-	if filter.CategoryID != nil {
-		err = s.pool.QueryRow(ctx, "SELECT count(*) FROM item WHERE category_id = $1", *filter.CategoryID).
-			Scan(&result.Total)
-	} else {
-		err = s.pool.QueryRow(ctx, "SELECT count(*) FROM item").Scan(&result.Total)
-	}
-	if err != nil {
-		return result, translate(err, nil)
-	}
-	off, ok := offset(page, size)
-	if !ok || off >= result.Total {
-		return result, nil
-	}
-	var rows pgx.Rows
-	if filter.CategoryID != nil {
-		rows, err = s.pool.Query(ctx, itemSelect+" WHERE i.category_id = $1 ORDER BY i.id LIMIT $2 OFFSET $3",
-			*filter.CategoryID, size, off)
-	} else {
-		rows, err = s.pool.Query(ctx, itemSelect+" ORDER BY i.id LIMIT $1 OFFSET $2", size, off)
-	}
-	if err != nil {
-		return result, translate(err, nil)
-	}
-	result.Rows, err = pgx.CollectRows(rows, func(r pgx.CollectableRow) (Item, error) { return scanItem(r) })
+	err := s.withConn(ctx, func(ctx context.Context, conn *pgxpool.Conn) error {
+		var err error
+		if filter.CategoryID != nil {
+			err = conn.QueryRow(ctx, "SELECT count(*) FROM item WHERE category_id = $1", *filter.CategoryID).
+				Scan(&result.Total)
+		} else {
+			err = conn.QueryRow(ctx, "SELECT count(*) FROM item").Scan(&result.Total)
+		}
+		if err != nil {
+			return err
+		}
+		off, ok := offset(page, size)
+		if !ok || off >= result.Total {
+			return nil
+		}
+		var rows pgx.Rows
+		if filter.CategoryID != nil {
+			rows, err = conn.Query(ctx, itemSelect+" WHERE i.category_id = $1 ORDER BY i.id LIMIT $2 OFFSET $3",
+				*filter.CategoryID, size, off)
+		} else {
+			rows, err = conn.Query(ctx, itemSelect+" ORDER BY i.id LIMIT $1 OFFSET $2", size, off)
+		}
+		if err != nil {
+			return err
+		}
+		result.Rows, err = pgx.CollectRows(rows, func(r pgx.CollectableRow) (Item, error) { return scanItem(r) })
+		return err
+	})
 	return result, translate(err, nil)
 }
 
 // ListCategoryItems is ListItems for one category, with a *NotFoundError when the category is absent.
 // Existence and count come from one statement, so a page costs two statements as elsewhere.
 func (s *Store) ListCategoryItems(ctx context.Context, categoryID, page, size int64) (Page[Item], error) {
-	ctx, cancel := withTimeout(ctx)
-	defer cancel()
 	result := Page[Item]{Rows: []Item{}}
 	var exists bool
-	err := s.pool.QueryRow(ctx,
-		"SELECT EXISTS (SELECT 1 FROM category WHERE id = $1), (SELECT count(*) FROM item WHERE category_id = $1)",
-		categoryID).Scan(&exists, &result.Total)
-	if err != nil {
-		return result, translate(err, nil)
-	}
-	if !exists {
+	err := s.withConn(ctx, func(ctx context.Context, conn *pgxpool.Conn) error {
+		err := conn.QueryRow(ctx,
+			"SELECT EXISTS (SELECT 1 FROM category WHERE id = $1), (SELECT count(*) FROM item WHERE category_id = $1)",
+			categoryID).Scan(&exists, &result.Total)
+		if err != nil || !exists {
+			return err
+		}
+		off, ok := offset(page, size)
+		if !ok || off >= result.Total {
+			return nil
+		}
+		rows, err := conn.Query(ctx, itemSelect+" WHERE i.category_id = $1 ORDER BY i.id LIMIT $2 OFFSET $3",
+			categoryID, size, off)
+		if err != nil {
+			return err
+		}
+		result.Rows, err = pgx.CollectRows(rows, func(r pgx.CollectableRow) (Item, error) { return scanItem(r) })
+		return err
+	})
+	if err == nil && !exists {
 		return result, &NotFoundError{Entity: "category", ID: categoryID}
 	}
-	off, ok := offset(page, size)
-	if !ok || off >= result.Total {
-		return result, nil
-	}
-	rows, err := s.pool.Query(ctx, itemSelect+" WHERE i.category_id = $1 ORDER BY i.id LIMIT $2 OFFSET $3",
-		categoryID, size, off)
-	if err != nil {
-		return result, translate(err, nil)
-	}
-	result.Rows, err = pgx.CollectRows(rows, func(r pgx.CollectableRow) (Item, error) { return scanItem(r) })
 	return result, translate(err, nil)
 }
 
-func (s *Store) GetItem(ctx context.Context, id int64) (Item, error) {
-	ctx, cancel := withTimeout(ctx)
-	defer cancel()
-	it, err := scanItem(s.pool.QueryRow(ctx, itemSelect+" WHERE i.id = $1", id))
-	if err != nil {
-		return it, translate(err, &NotFoundError{Entity: "item", ID: id})
-	}
-	return it, nil
+func (s *Store) GetItem(ctx context.Context, id int64) (it Item, err error) {
+	err = s.withConn(ctx, func(ctx context.Context, conn *pgxpool.Conn) error {
+		it, err = scanItem(conn.QueryRow(ctx, itemSelect+" WHERE i.id = $1", id))
+		return err
+	})
+	return it, translate(err, &NotFoundError{Entity: "item", ID: id})
 }
 
-func (s *Store) CreateItem(ctx context.Context, in ItemInput) (Item, error) {
-	ctx, cancel := withTimeout(ctx)
-	defer cancel()
-	it, err := scanItem(s.pool.QueryRow(ctx, `WITH written AS (
+func (s *Store) CreateItem(ctx context.Context, in ItemInput) (it Item, err error) {
+	err = s.withConn(ctx, func(ctx context.Context, conn *pgxpool.Conn) error {
+		it, err = scanItem(conn.QueryRow(ctx, `WITH written AS (
 INSERT INTO item (sku, name, price, stock, description, category_id)
 VALUES ($1, $2, $3::numeric, $4, $5, $6)`+itemReturning,
-		in.SKU, in.Name, in.Price.String(), in.Stock, in.Description, in.CategoryID))
+			in.SKU, in.Name, in.Price.String(), in.Stock, in.Description, in.CategoryID))
+		return err
+	})
 	if err != nil {
 		return it, itemWriteError(err, in, nil)
 	}
 	return it, nil
 }
 
-func (s *Store) UpdateItem(ctx context.Context, id int64, in ItemInput) (Item, error) {
-	ctx, cancel := withTimeout(ctx)
-	defer cancel()
-	it, err := scanItem(s.pool.QueryRow(ctx, `WITH written AS (
+func (s *Store) UpdateItem(ctx context.Context, id int64, in ItemInput) (it Item, err error) {
+	err = s.withConn(ctx, func(ctx context.Context, conn *pgxpool.Conn) error {
+		it, err = scanItem(conn.QueryRow(ctx, `WITH written AS (
 UPDATE item SET sku = $2, name = $3, price = $4::numeric, stock = $5, description = $6, category_id = $7,
        updated_at = now()
  WHERE id = $1`+itemReturning,
-		id, in.SKU, in.Name, in.Price.String(), in.Stock, in.Description, in.CategoryID))
+			id, in.SKU, in.Name, in.Price.String(), in.Stock, in.Description, in.CategoryID))
+		return err
+	})
 	if err != nil {
 		return it, itemWriteError(err, in, &NotFoundError{Entity: "item", ID: id})
 	}
@@ -171,9 +175,11 @@ func itemWriteError(err error, in ItemInput, noRow error) error {
 }
 
 func (s *Store) DeleteItem(ctx context.Context, id int64) error {
-	ctx, cancel := withTimeout(ctx)
-	defer cancel()
-	tag, err := s.pool.Exec(ctx, "DELETE FROM item WHERE id = $1", id)
+	var tag pgconn.CommandTag
+	err := s.withConn(ctx, func(ctx context.Context, conn *pgxpool.Conn) (err error) {
+		tag, err = conn.Exec(ctx, "DELETE FROM item WHERE id = $1", id)
+		return err
+	})
 	if err != nil {
 		return translate(err, nil)
 	}

@@ -1,6 +1,13 @@
 package store
 
-import "testing"
+import (
+	"context"
+	"os"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgxpool"
+)
 
 func TestOffset(t *testing.T) {
 	tests := []struct {
@@ -18,5 +25,31 @@ func TestOffset(t *testing.T) {
 		if ok != tt.ok || (ok && got != tt.want) {
 			t.Errorf("offset(%d, %d) = %d, %v; want %d, %v", tt.page, tt.size, got, ok, tt.want, tt.ok)
 		}
+	}
+}
+
+// The acquire deadline bounds the pool wait only: a statement on the acquired connection may
+// run past AcquireTimeout, up to the call's deadline, as before the wait had a bound of its own.
+func TestStatementOutlivesAcquireTimeout(t *testing.T) {
+	url := os.Getenv("DATABASE_URL")
+	if url == "" {
+		t.Skip("DATABASE_URL is not set: this test needs a PostgreSQL database")
+	}
+	t.Parallel()
+	s, err := Open(context.Background(), url, 1)
+	if err != nil {
+		t.Fatalf("open the store: %v", err)
+	}
+	defer s.Close()
+	start := time.Now()
+	err = s.withConn(context.Background(), func(ctx context.Context, conn *pgxpool.Conn) error {
+		if deadline, ok := ctx.Deadline(); !ok || deadline.Before(start.Add(callTimeout)) {
+			t.Errorf("statement deadline %v (set: %v), want no earlier than %v", deadline, ok, start.Add(callTimeout))
+		}
+		_, err := conn.Exec(ctx, "SELECT pg_sleep($1)", (AcquireTimeout + 500*time.Millisecond).Seconds())
+		return err
+	})
+	if err != nil {
+		t.Fatalf("a statement longer than AcquireTimeout failed after %v: %v", time.Since(start), err)
 	}
 }
