@@ -6,10 +6,15 @@ from __future__ import annotations
 
 import re
 import shutil
+import subprocess
 import time
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 
-from bench import loadgen, paths, procs, system
+import httpx
+
+from bench import paths, procs, system
 from bench.errors import BenchError
 
 PGBENCH_DIR = paths.ROOT / "loadtests" / "pgbench"
@@ -18,8 +23,15 @@ PGBENCH_DIR = paths.ROOT / "loadtests" / "pgbench"
 PGBENCH_MIXES = {
     "read-heavy": {"items_page": 50, "items_by_category": 20, "category_items": 20, "categories_page": 10},
     "join-filter": {"items_by_category": 70, "item_by_id": 30},
-    "mixed": {"item_by_id": 35, "items_page": 15, "item_create": 15, "item_replace": 10, "item_delete": 10,
-              "category_by_id": 10, "category_create": 5},
+    "mixed": {
+        "item_by_id": 35,
+        "items_page": 15,
+        "item_create": 15,
+        "item_replace": 10,
+        "item_delete": 10,
+        "category_by_id": 10,
+        "category_create": 5,
+    },
     "heavy-body": {"heavy_create": 50, "heavy_replace": 50},
 }
 
@@ -30,26 +42,35 @@ _DONE = re.compile(r"^number of transactions actually processed: (\d+)", re.MULT
 
 
 def pgbench_command(pgbench: Path, url: str, scenario: str, clients: int, seconds: int) -> str:
-    scripts = " ".join(f"-f '{PGBENCH_DIR / (name + '.sql')}@{weight}'"
-                       for name, weight in PGBENCH_MIXES[scenario].items())
+    scripts = " ".join(
+        f"-f '{PGBENCH_DIR / (name + '.sql')}@{weight}'" for name, weight in PGBENCH_MIXES[scenario].items()
+    )
     return f"exec '{pgbench}' -n -M prepared -c {clients} -j 1 -T {seconds} {scripts} '{url}'"
 
 
-def parse_pgbench(text: str) -> dict:
+@dataclass(frozen=True)
+class PgbenchReport:
+    """What pgbench prints at its end. It reports the mean latency only."""
+
+    tps: float
+    transactions: int | None
+    latency_avg_ms: float | None
+    failed: int
+
+
+def parse_pgbench(text: str) -> PgbenchReport:
     tps = _TPS.search(text)
     if tps is None:
         raise ValueError("pgbench printed no tps line")
     latency = _LATENCY.search(text)
     failed = _FAILED.search(text)
     done = _DONE.search(text)
-    return {
-        "rps": float(tps.group(1)),
-        "requests": int(done.group(1)) if done else None,
-        # pgbench reports only the mean; the percentiles stay unknown rather than invented.
-        "latency_ms": {"avg": float(latency.group(1)), "p50": None, "p95": None, "p99": None, "max": None}
-        if latency else None,
-        "error_count": int(failed.group(1)) if failed else 0,
-    }
+    return PgbenchReport(
+        tps=float(tps.group(1)),
+        transactions=int(done.group(1)) if done else None,
+        latency_avg_ms=float(latency.group(1)) if latency else None,
+        failed=int(failed.group(1)) if failed else 0,
+    )
 
 
 NGINX_CONF = """\
@@ -80,26 +101,31 @@ http {{
 def ensure_nginx() -> Path:
     found = shutil.which("nginx") or ("/usr/sbin/nginx" if Path("/usr/sbin/nginx").exists() else None)
     if found is None:
-        system.apt_install(["nginx-light", "nginx"], why="nginx (the HTTP ceiling)", keep_services_down=True,
-                           any_of=True)
+        system.apt_install(
+            ["nginx-light", "nginx"], why="nginx (the HTTP ceiling)", keep_services_down=True, any_of=True
+        )
         found = shutil.which("nginx") or "/usr/sbin/nginx"
         if not Path(found).exists():
             raise BenchError("nginx is still missing after installing it")
     return Path(found)
 
 
-def start_nginx(prefix_command: str, port: int) -> tuple[object, str]:
-    """Starts nginx on 127.0.0.1:port; returns the process and its base URL."""
+def start_nginx(wrap: Callable[[str], str], port: int) -> tuple[subprocess.Popen[bytes], str]:
+    """Starts nginx on 127.0.0.1:port, its command wrapped by `wrap` (into the app's cgroup);
+    returns the process and its base URL."""
     nginx = ensure_nginx()
     home = paths.HOME / "nginx"
     (home / "tmp").mkdir(parents=True, exist_ok=True)
     conf = home / "nginx.conf"
     conf.write_text(NGINX_CONF.format(prefix=home, port=port))
-    proc = procs.spawn(prefix_command + f"exec '{nginx}' -c '{conf}' -p '{home}'",
-                       cwd=paths.HOME, env={"PATH": "/usr/sbin:/usr/bin:/sbin:/bin"}, log=home / "nginx.out")
+    proc = procs.spawn(
+        wrap(f"exec '{nginx}' -c '{conf}' -p '{home}'"),
+        cwd=paths.HOME,
+        env={"PATH": "/usr/sbin:/usr/bin:/sbin:/bin"},
+        log=home / "nginx.out",
+    )
     base_url = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 10
-    import httpx
     while True:
         try:
             if httpx.get(base_url + "/health", timeout=1).status_code == 200:
@@ -110,6 +136,3 @@ def start_nginx(prefix_command: str, port: int) -> tuple[object, str]:
             procs.stop(proc)
             raise BenchError(f"nginx did not start; see {home / 'error.log'}: {procs.tail(home / 'nginx.out', 3)}")
         time.sleep(0.1)
-
-
-__all__ = ["PGBENCH_MIXES", "pgbench_command", "parse_pgbench", "start_nginx", "loadgen"]

@@ -7,18 +7,22 @@ ends. The root is a parameter so that the tests can use a fake tree.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Literal
 
 from bench.errors import BenchError
+
+Version = Literal["v1", "v2"]
 
 DEFAULT_ROOT = Path("/sys/fs/cgroup")
 V1_CONTROLLERS = ("cpuset", "memory", "cpuacct")
 
 
-def detect(root: Path = DEFAULT_ROOT) -> str | None:
+def detect(root: Path = DEFAULT_ROOT) -> Version | None:
     """'v2', 'v1', or None when no writable hierarchy with the controllers we need exists."""
     if (root / "cgroup.controllers").exists():
         controllers = (root / "cgroup.controllers").read_text().split()
@@ -34,9 +38,11 @@ def detect(root: Path = DEFAULT_ROOT) -> str | None:
 class Group:
     """One role's cgroup: the same relative path under each controller (v1) or one directory (v2)."""
 
-    version: str
+    version: Version
     root: Path
     relative: str
+    cpus: str = ""
+    mem_bytes: int | None = None
 
     def dirs(self) -> list[Path]:
         if self.version == "v2":
@@ -66,7 +72,7 @@ class Group:
                     swap.write_text("0")
         else:
             self._file("cpuset", "cpuset.cpus").write_text(cpus)
-            mems = (self.root / "cpuset" / "cpuset.mems")
+            mems = self.root / "cpuset" / "cpuset.mems"
             self._file("cpuset", "cpuset.mems").write_text(mems.read_text().strip() if mems.exists() else "0")
             if mem_bytes:
                 self._file("memory", "memory.limit_in_bytes").write_text(str(mem_bytes))
@@ -179,17 +185,13 @@ class Cgroups:
                 for child in [p for p in parent.iterdir() if p.is_dir()] + [parent]:
                     try:
                         for line in (child / "cgroup.procs").read_text().split():
-                            try:
+                            with contextlib.suppress(ProcessLookupError):
                                 os.kill(int(line), 9)
-                            except ProcessLookupError:
-                                pass
                     except OSError:
                         pass
                 for child in [p for p in parent.iterdir() if p.is_dir()] + [parent]:
-                    try:
+                    with contextlib.suppress(OSError):
                         child.rmdir()
-                    except OSError:
-                        pass
                 swept.append(parent.name)
         return swept
 
@@ -198,7 +200,7 @@ class Cgroups:
         return self.version is not None
 
     def group(self, role: str, cpus: str, mem_bytes: int | None) -> Group:
-        if not self.available:
+        if self.version is None:
             raise BenchError("no writable cgroup hierarchy with cpuset and memory controllers")
         if self.version == "v2" and not self.groups:
             # Controllers must be enabled for the children of the root and of our parent.
@@ -234,10 +236,9 @@ class Cgroups:
         for group in self.groups.values():
             group.release()
         self.groups.clear()
-        parents = [self.root / self.parent] if self.version == "v2" else [
-            self.root / c / self.parent for c in V1_CONTROLLERS]
+        parents = (
+            [self.root / self.parent] if self.version == "v2" else [self.root / c / self.parent for c in V1_CONTROLLERS]
+        )
         for parent in parents:
-            try:
+            with contextlib.suppress(OSError):
                 parent.rmdir()
-            except OSError:
-                pass

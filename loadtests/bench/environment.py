@@ -8,6 +8,7 @@ import subprocess
 from pathlib import Path
 
 from bench import paths
+from bench.records import Machine, Versions
 
 
 def _first_line(argv: list[str]) -> str | None:
@@ -53,24 +54,31 @@ def git_commit() -> str | None:
     commit = _first_line(["git", "-C", str(paths.ROOT), "rev-parse", "HEAD"])
     if commit is None or len(commit) != 40:
         return None
-    dirty = subprocess.run(["git", "-C", str(paths.ROOT), "status", "--porcelain", "--untracked-files=no"],
-                           capture_output=True, text=True).stdout.strip()
+    dirty = subprocess.run(
+        ["git", "-C", str(paths.ROOT), "status", "--porcelain", "--untracked-files=no"], capture_output=True, text=True
+    ).stdout.strip()
     return commit + ("-dirty" if dirty else "")
 
 
-def machine() -> dict:
-    return {
-        "cpu_model": cpu_model(),
-        "cores": os.cpu_count(),
-        "memory_bytes": memory_bytes(),
-        "kernel": platform.release(),
-        "os": os_name(),
+def machine() -> Machine:
+    return Machine(
+        cpu_model=cpu_model(),
+        cores=os.cpu_count() or 1,
+        memory_bytes=memory_bytes(),
+        kernel=platform.release(),
+        os=os_name(),
+    )
+
+
+def tool_versions(pg_bindir: Path, tools: dict[str, Path]) -> Versions:
+    """PostgreSQL's, Python's and those of the load generators in `tools` (k6, oha)."""
+    loadgens = {
+        name: _first_line([str(path), "version" if name == "k6" else "--version"]) for name, path in tools.items()
     }
-
-
-def tool_versions(pg_bindir: Path, tools: dict[str, Path]) -> dict:
-    versions = {"postgres": _first_line([str(pg_bindir / "postgres"), "--version"]),
-                "python": platform.python_version()}
-    for name, path in tools.items():
-        versions[name] = _first_line([str(path), "version" if name == "k6" else "--version"])
-    return versions
+    return Versions.model_validate(
+        {
+            "postgres": _first_line([str(pg_bindir / "postgres"), "--version"]),
+            "python": platform.python_version(),
+            **loadgens,
+        }
+    )

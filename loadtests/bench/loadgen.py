@@ -5,8 +5,12 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict
 
 from bench import paths
+from bench.records import EndpointFigures, Latency
 
 K6_DIR = paths.ROOT / "loadtests" / "k6"
 OHA_DIR = paths.ROOT / "loadtests" / "oha"
@@ -14,15 +18,57 @@ OHA_DIR = paths.ROOT / "loadtests" / "oha"
 _K6_PROGRESS = re.compile(r"(\d+) complete and (\d+) interrupted iterations")
 
 
-def k6_command(k6: Path, scenario: str, *, base_url: str, profile: str, stage: str, summary: Path,
-               writes_log: Path | None = None) -> str:
+class LoadFigures(BaseModel):
+    """What a load generator reports for one stage, before the app's cost is added (bench.records.Stage)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    vus: int
+    requests: int
+    rps: float
+    duration_s: float | None = None
+    latency_ms: Latency | None
+    errors: dict[str, int]
+    error_count: int
+    bytes_received: int | None
+    endpoints: dict[str, EndpointFigures] | None = None
+    db_clients: int | None = None
+    active_s: float | None = None
+    """oha: how long it was sending, shorter than its run for a blast under a second."""
+    requests_sent: int | None = None
+    """k6: every request of its run, the ramp's included (what CPU and SQL are counted over)."""
+
+
+class K6Writes(BaseModel):
+    """The writes k6 counted with a 2xx (bench.writes.COUNTED)."""
+
+    items_created: int
+    items_deleted: int
+    categories_created: int
+
+
+class K6Summary(BaseModel):
+    """The JSON that loadtests/k6/lib/common.js's handleSummary writes."""
+
+    scenario: str
+    profile: str
+    stage_seconds: float
+    stages: list[LoadFigures]
+    writes: K6Writes
+    total_requests: int
+
+
+def k6_command(
+    k6: Path, scenario: str, *, base_url: str, profile: str, stage: str, summary: Path, writes_log: Path | None = None
+) -> str:
     """`writes_log`: where k6 logs the id of every write (see bench.writes); k6's own log
     messages go there too."""
-    record = (f"-e RECORD_WRITES=1 --log-output 'file={writes_log}' --log-format raw "
-              if writes_log is not None else "")
-    return (f"exec '{k6}' run --no-color --no-usage-report {record}"
-            f"-e BASE_URL={base_url} -e PROFILE={profile} -e STAGE={stage} -e SUMMARY='{summary}' "
-            f"'{K6_DIR / (scenario + '.js')}'")
+    record = f"-e RECORD_WRITES=1 --log-output 'file={writes_log}' --log-format raw " if writes_log is not None else ""
+    return (
+        f"exec '{k6}' run --no-color --no-usage-report {record}"
+        f"-e BASE_URL={base_url} -e PROFILE={profile} -e STAGE={stage} -e SUMMARY='{summary}' "
+        f"'{K6_DIR / (scenario + '.js')}'"
+    )
 
 
 def k6_completed(log_text: str) -> int | None:
@@ -31,45 +77,55 @@ def k6_completed(log_text: str) -> int | None:
     return int(matches[-1][0]) if matches else None
 
 
-def parse_k6_summary(path: Path) -> dict:
-    """The JSON that loadtests/k6/lib/common.js's handleSummary writes."""
+def parse_k6_summary(path: Path) -> K6Summary:
     data = json.loads(path.read_text())
     for key in ("scenario", "stages", "writes"):
         if key not in data:
             raise ValueError(f"{path} is not a k6 summary of this repository (no {key!r})")
-    return data
+    return K6Summary.model_validate(data)
 
 
-def oha_command(oha: Path, url: str, *, requests: int, connections: int, output: Path,
-                rate: float | None = None) -> str:
+def oha_command(
+    oha: Path, url: str, *, requests: int, connections: int, output: Path, rate: float | None = None
+) -> str:
     rate_flags = f"-q {rate} --latency-correction " if rate else ""
-    return (f"exec '{oha}' -n {requests} -c {connections} {rate_flags}--no-tui --redirect 0 "
-            f"--output-format json '{url}' > '{output}'")
+    return (
+        f"exec '{oha}' -n {requests} -c {connections} {rate_flags}--no-tui --redirect 0 "
+        f"--output-format json '{url}' > '{output}'"
+    )
 
 
-def parse_oha(path: Path, expected_status: int) -> dict:
-    """oha's JSON output as one stage of a result: rps, latency in ms, errors by status."""
+def parse_oha(path: Path, *, expected_status: int, connections: int) -> LoadFigures:
+    """oha's JSON output as one stage: rps, latency in ms, errors by status."""
     data = json.loads(path.read_text())
-    summary = data["summary"]
-    percentiles = data.get("latencyPercentiles", {})
+    summary: dict[str, Any] = data["summary"]
+    percentiles: dict[str, float | None] = data.get("latencyPercentiles", {})
     statuses = {str(k): int(v) for k, v in (data.get("statusCodeDistribution") or {}).items()}
     transport_errors = sum(int(v) for v in (data.get("errorDistribution") or {}).values())
     requests = sum(statuses.values()) + transport_errors
     errors = {k: v for k, v in statuses.items() if k != str(expected_status)}
     if transport_errors:
         errors["0"] = transport_errors
+    duration = summary.get("total")
+    return LoadFigures(
+        vus=connections,
+        requests=requests,
+        rps=summary.get("requestsPerSec") or 0.0,
+        duration_s=duration,
+        latency_ms=Latency(
+            avg=_ms(summary.get("average")),
+            min=_ms(summary.get("fastest")),
+            p50=_ms(percentiles.get("p50")),
+            p95=_ms(percentiles.get("p95")),
+            p99=_ms(percentiles.get("p99")),
+            max=_ms(summary.get("slowest")),
+        ),
+        errors=errors,
+        error_count=sum(errors.values()),
+        bytes_received=summary.get("totalData"),
+        active_s=duration,
+    )
 
-    def ms(value):
-        return None if value is None else value * 1000
 
-    return {
-        "requests": requests,
-        "rps": summary.get("requestsPerSec"),
-        "duration_s": summary.get("total"),
-        "latency_ms": {"avg": ms(summary.get("average")), "min": ms(summary.get("fastest")),
-                       "p50": ms(percentiles.get("p50")), "p95": ms(percentiles.get("p95")),
-                       "p99": ms(percentiles.get("p99")), "max": ms(summary.get("slowest"))},
-        "errors": errors,
-        "error_count": sum(errors.values()),
-        "bytes_received": summary.get("totalData"),
-    }
+def _ms(seconds: float | None) -> float | None:
+    return None if seconds is None else seconds * 1000

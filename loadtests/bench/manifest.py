@@ -1,17 +1,27 @@
-"""Stacks are discovered from their manifests, `IMPL/impl.toml`: adding one never touches the runner."""
+"""Stacks are discovered from their manifests, `IMPL/impl.toml`: adding one never touches the runner.
+
+The manifest's keys are the models below (CONTRIBUTING.md shows a complete one). A manifest
+that does not fit them is refused with one line per problem: the file, the key, what to do.
+"""
 
 from __future__ import annotations
 
 import os
 import re
 import tomllib
-from dataclasses import dataclass, field
+from collections.abc import Sequence
 from pathlib import Path
+from typing import Annotated, Any
+
+from pydantic import BaseModel, ConfigDict, Field, PositiveFloat, PrivateAttr, StringConstraints, ValidationError
+from pydantic_core import ErrorDetails
 
 from bench import paths
 from bench.errors import BenchError
 
 _EXPANSION = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}")
+MANIFEST = "impl.toml"
+GUIDE = "CONTRIBUTING.md, step 3"
 
 
 def expand(value: str, environ: dict[str, str]) -> str:
@@ -19,29 +29,120 @@ def expand(value: str, environ: dict[str, str]) -> str:
     return _EXPANSION.sub(lambda m: environ.get(m.group(1)) or (m.group(2) or ""), value)
 
 
-@dataclass(frozen=True)
-class Stack:
-    name: str
-    directory: Path
-    display: str
-    language: str
-    language_version: str
-    framework: str
-    framework_version: str
-    server: str
-    data_access: str
-    toolchain_check: str
-    toolchain_hint: str
-    toolchain_apt: tuple[str, ...]
-    env: dict[str, str]
-    build_command: str
-    build_artifact: str
-    fetch_command: str | None
-    test_command: str
-    run_command: str
-    run_env: dict[str, str]
-    ready_timeout_s: float
-    raw: dict = field(repr=False, compare=False)
+Text = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1)]
+Patterns = Annotated[list[Text], Field(min_length=1)]
+
+
+class Section(BaseModel):
+    # A misspelt key is an error, not a silently ignored line; numbers in [env] become strings.
+    model_config = ConfigDict(extra="forbid", frozen=True, coerce_numbers_to_str=True)
+
+
+class Toolchain(Section):
+    check: Text  # exits 0 when the toolchain is usable
+    hint: Text  # said when it is not
+    apt: tuple[Text, ...] = ()  # Debian packages that provide it, installed when root
+
+
+class Build(Section):
+    command: Text
+    artifact: Text  # its absence forces a build
+    fetch: Text | None = None  # warms the dependency cache (./bench setup)
+
+
+class OwnTests(Section):
+    command: Text
+
+
+class Run(Section):
+    command: Text
+    ready_timeout_s: PositiveFloat = 60.0
+    env: dict[str, str] = Field(default_factory=dict)
+
+
+class Docker(Section):
+    """What the Docker checks know of the stack's ecosystem (bench.dockerfiles)."""
+
+    # Dependency manifests and lock files (glob patterns): copied, and the dependencies fetched
+    # in a RUN, before the source.
+    dependency_files: Patterns
+    # Images that carry the toolchain, never the final stage: `repository` (any tag) or
+    # `repository:tag` glob patterns; a later `!pattern` takes an image back out.
+    build_images: Patterns
+    # Commands that build ("go build"): the final stage runs none of them.
+    build_commands: list[Text] = Field(default_factory=list)
+    # Packages of the toolchain (glob patterns): the final stage installs none of them.
+    build_packages: list[Text] = Field(default_factory=list)
+    # Images whose exact tags have three version parts (1.26.8): a tag with two still moves.
+    three_part_versions: list[Text] = Field(default_factory=list)
+
+
+class Manifest(Section):
+    name: Text  # = the directory name
+    display: Text  # for tables
+    language: Text
+    language_version: Text
+    framework: Text
+    framework_version: Text
+    server: Text  # the HTTP server underneath
+    data_access: Text
+    toolchain: Toolchain
+    env: dict[str, str] = Field(default_factory=dict)  # for build, test and run
+    build: Build
+    test: OwnTests
+    run: Run
+    docker: Docker | None = None  # checked by the Docker checks, where its absence is a problem
+
+
+class Stack(Manifest):
+    """A stack: its manifest, and the directory it lives in."""
+
+    _directory: Path = PrivateAttr()
+
+    @property
+    def directory(self) -> Path:
+        return self._directory
+
+    # The names the rest of the runner reads.
+    @property
+    def toolchain_check(self) -> str:
+        return self.toolchain.check
+
+    @property
+    def toolchain_hint(self) -> str:
+        return self.toolchain.hint
+
+    @property
+    def toolchain_apt(self) -> tuple[str, ...]:
+        return self.toolchain.apt
+
+    @property
+    def build_command(self) -> str:
+        return self.build.command
+
+    @property
+    def build_artifact(self) -> str:
+        return self.build.artifact
+
+    @property
+    def fetch_command(self) -> str | None:
+        return self.build.fetch
+
+    @property
+    def test_command(self) -> str:
+        return self.test.command
+
+    @property
+    def run_command(self) -> str:
+        return self.run.command
+
+    @property
+    def run_env(self) -> dict[str, str]:
+        return self.run.env
+
+    @property
+    def ready_timeout_s(self) -> float:
+        return self.run.ready_timeout_s
 
     def environment(self, extra: dict[str, str] | None = None, *, run: bool = False) -> dict[str, str]:
         environ = dict(os.environ)
@@ -54,59 +155,80 @@ class Stack:
         return environ
 
 
-def _require(table: dict, key: str, where: str, kind: type = str):
-    value = table.get(key)
-    if not isinstance(value, kind) or (kind is str and not value.strip()):
-        raise BenchError(f"{where}: `{key}` is missing or not a {kind.__name__}")
-    return value
+def _where(path: Path) -> str:
+    return str(path.relative_to(paths.ROOT)) if path.is_relative_to(paths.ROOT) else str(path)
+
+
+def _key(location: tuple[int | str, ...]) -> str:
+    """('run', 'env', 'X') as the TOML reader sees it: `[run.env] X`."""
+    names = [str(part) for part in location]
+    if len(names) == 1:
+        return f"`{names[0]}`"
+    return f"[{'.'.join(names[:-1])}] `{names[-1]}`"
+
+
+def _is_section(location: tuple[int | str, ...]) -> bool:
+    model: type[BaseModel] = Manifest
+    for part in location:
+        field = model.model_fields.get(str(part))
+        annotation = field.annotation if field else None
+        if not (isinstance(annotation, type) and issubclass(annotation, Section)):
+            return False
+        model = annotation
+    return True
+
+
+def _problem(error: ErrorDetails) -> str:
+    key = _key(error["loc"])
+    kind = error["type"]
+    if kind == "missing" and _is_section(error["loc"]):
+        return f"the [{'.'.join(map(str, error['loc']))}] section is missing: add it"
+    if kind == "missing":
+        return f"{key} is missing: add it"
+    if kind == "extra_forbidden":
+        return f"{key} is not a key of {MANIFEST}: remove it or fix its spelling"
+    if kind in ("string_too_short", "too_short"):
+        return f"{key} is empty: give it a value"
+    return f"{key}: {error['msg'].lower()} (found {error['input']!r})"
+
+
+def parse(data: dict[str, Any], where: str) -> Stack:
+    """A manifest from its TOML, or a BenchError naming every problem in it."""
+    try:
+        return Stack.model_validate(data)
+    except ValidationError as error:
+        problems = [_problem(e) for e in error.errors()]
+        raise BenchError(
+            f"{where} is not a valid manifest ({GUIDE}, shows a complete one):\n"
+            + "\n".join(f"  {p}" for p in problems)
+        ) from None
 
 
 def load(directory: Path) -> Stack:
-    path = directory / "impl.toml"
-    where = str(path.relative_to(paths.ROOT)) if path.is_relative_to(paths.ROOT) else str(path)
+    path = directory / MANIFEST
+    where = _where(path)
     try:
         data = tomllib.loads(path.read_text())
     except tomllib.TOMLDecodeError as error:
         raise BenchError(f"{where} is not valid TOML: {error}") from None
-    name = _require(data, "name", where)
-    if name != directory.name:
-        raise BenchError(f"{where}: name = {name!r} must equal the directory name {directory.name!r}")
-    toolchain = data.get("toolchain", {})
-    build = data.get("build", {})
-    test = data.get("test", {})
-    run = data.get("run", {})
-    return Stack(
-        name=name,
-        directory=directory,
-        display=_require(data, "display", where),
-        language=_require(data, "language", where),
-        language_version=_require(data, "language_version", where),
-        framework=_require(data, "framework", where),
-        framework_version=_require(data, "framework_version", where),
-        server=_require(data, "server", where),
-        data_access=_require(data, "data_access", where),
-        toolchain_check=_require(toolchain, "check", where + " [toolchain]"),
-        toolchain_hint=_require(toolchain, "hint", where + " [toolchain]"),
-        toolchain_apt=tuple(toolchain.get("apt", [])),
-        env={k: str(v) for k, v in data.get("env", {}).items()},
-        build_command=_require(build, "command", where + " [build]"),
-        build_artifact=_require(build, "artifact", where + " [build]"),
-        fetch_command=build.get("fetch"),
-        test_command=_require(test, "command", where + " [test]"),
-        run_command=_require(run, "command", where + " [run]"),
-        run_env={k: str(v) for k, v in run.get("env", {}).items()},
-        ready_timeout_s=float(run.get("ready_timeout_s", 60)),
-        raw=data,
-    )
+    stack = parse(data, where)
+    if stack.name != directory.name:
+        raise BenchError(f"{where}: name = {stack.name!r} must equal the directory name {directory.name!r}")
+    stack._directory = directory
+    return stack
+
+
+def stack_dirs(root: Path | None = None) -> list[Path]:
+    """The stacks' directories: top-level directories with an impl.toml."""
+    root = root or paths.ROOT
+    return sorted(d for d in root.iterdir() if d.is_dir() and not d.name.startswith(".") and (d / MANIFEST).is_file())
 
 
 def discover(root: Path | None = None) -> list[Stack]:
-    root = root or paths.ROOT
-    return [load(d) for d in sorted(root.iterdir())
-            if d.is_dir() and not d.name.startswith(".") and (d / "impl.toml").is_file()]
+    return [load(d) for d in stack_dirs(root)]
 
 
-def select(names: tuple[str, ...] | list[str]) -> list[Stack]:
+def select(names: Sequence[str]) -> list[Stack]:
     stacks = discover()
     if not names:
         if not stacks:

@@ -15,6 +15,7 @@ import shutil
 import socket
 import subprocess
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -66,20 +67,28 @@ def ensure_installed() -> Path:
     """Finds PostgreSQL's server binaries, installing Debian's package when they are absent."""
     bindir = find_bindir()
     if bindir is None:
-        system.apt_install(["postgresql", "postgresql-contrib"], why="the PostgreSQL server",
-                           keep_services_down=True)
+        system.apt_install(["postgresql", "postgresql-contrib"], why="the PostgreSQL server", keep_services_down=True)
         bindir = find_bindir()
         if bindir is None:
-            raise BenchError("PostgreSQL's initdb is still missing after installing it: "
-                             "set BENCH_PG_BIN to the directory holding initdb and postgres")
+            raise BenchError(
+                "PostgreSQL's initdb is still missing after installing it: "
+                "set BENCH_PG_BIN to the directory holding initdb and postgres"
+            )
     version = server_version(bindir)
     if version < MIN_VERSION:
-        raise BenchError(f"PostgreSQL {version} found in {bindir}, {MIN_VERSION} or newer is needed: "
-                         "install a newer one or point BENCH_PG_BIN at it")
+        raise BenchError(
+            f"PostgreSQL {version} found in {bindir}, {MIN_VERSION} or newer is needed: "
+            "install a newer one or point BENCH_PG_BIN at it"
+        )
     if not (bindir.parent / "lib" / "pg_stat_statements.so").exists() and not list(
-            Path("/usr/lib").glob(f"postgresql/{version}/lib/pg_stat_statements.so")):
-        system.apt_install([f"postgresql-contrib-{version}", "postgresql-contrib"],
-                           why="pg_stat_statements", keep_services_down=True, any_of=True)
+        Path("/usr/lib").glob(f"postgresql/{version}/lib/pg_stat_statements.so")
+    ):
+        system.apt_install(
+            [f"postgresql-contrib-{version}", "postgresql-contrib"],
+            why="pg_stat_statements",
+            keep_services_down=True,
+            any_of=True,
+        )
     return bindir
 
 
@@ -131,12 +140,23 @@ class Cluster:
             shutil.chown(pwfile, self.os_user)
         try:
             result = subprocess.run(
-                self._as_server_user([
-                    str(self.bindir / "initdb"), "-D", str(self.data), "-U", DB_USER,
-                    f"--pwfile={pwfile}", "--auth-host=scram-sha-256", "--auth-local=peer",
-                    "-E", "UTF8", "--locale=C.UTF-8",
-                ]),
-                capture_output=True, text=True,
+                self._as_server_user(
+                    [
+                        str(self.bindir / "initdb"),
+                        "-D",
+                        str(self.data),
+                        "-U",
+                        DB_USER,
+                        f"--pwfile={pwfile}",
+                        "--auth-host=scram-sha-256",
+                        "--auth-local=peer",
+                        "-E",
+                        "UTF8",
+                        "--locale=C.UTF-8",
+                    ]
+                ),
+                capture_output=True,
+                text=True,
             )
         finally:
             pwfile.unlink(missing_ok=True)
@@ -144,16 +164,20 @@ class Cluster:
             shutil.rmtree(self.data, ignore_errors=True)
             last = (result.stderr.strip().splitlines() or ["no output"])[-1]
             raise BenchError(f"initdb failed in {self.data}: {last}")
-        with open(self.data / "postgresql.conf", "a") as conf:
-            conf.write("\n# Added by ./bench: the shared settings, then this cluster's own.\n"
-                       "include_if_exists = 'bench.conf'\n"
-                       "include_if_exists = 'bench-local.conf'\n")
+        with (self.data / "postgresql.conf").open("a") as conf:
+            conf.write(
+                "\n# Added by ./bench: the shared settings, then this cluster's own.\n"
+                "include_if_exists = 'bench.conf'\n"
+                "include_if_exists = 'bench-local.conf'\n"
+            )
 
     def _write_config(self) -> None:
         shared = (paths.DB_DIR / "postgresql.conf").read_text()
-        local = (f"port = {self.port}\n"
-                 "# TCP on 127.0.0.1 only: no socket file to collide with another cluster.\n"
-                 "unix_socket_directories = ''\n")
+        local = (
+            f"port = {self.port}\n"
+            "# TCP on 127.0.0.1 only: no socket file to collide with another cluster.\n"
+            "unix_socket_directories = ''\n"
+        )
         for name, text in (("bench.conf", shared), ("bench-local.conf", local)):
             target = self.data / name
             target.write_text(text)
@@ -166,8 +190,10 @@ class Cluster:
         if not self.initialised():
             self.init()
         if port_in_use(self.port):
-            raise BenchError(f"port {self.port} is in use by another program: "
-                             "set BENCH_PG_PORT to a free port for the runner's PostgreSQL")
+            raise BenchError(
+                f"port {self.port} is in use by another program: "
+                "set BENCH_PG_PORT to a free port for the runner's PostgreSQL"
+            )
         self._write_config()
         result = subprocess.run(shlex.split(self.start_command()), capture_output=True, text=True)
         if result.returncode != 0:
@@ -192,8 +218,8 @@ class Cluster:
         with self.connect() as conn:
             conn.execute("CREATE EXTENSION IF NOT EXISTS pg_stat_statements")
             row = conn.execute(
-                "SELECT shobj_description(oid, 'pg_database') FROM pg_database WHERE datname = %s",
-                (TEMPLATE_NAME,)).fetchone()
+                "SELECT shobj_description(oid, 'pg_database') FROM pg_database WHERE datname = %s", (TEMPLATE_NAME,)
+            ).fetchone()
             if row is not None and row[0] == fingerprint:
                 return False
             if row is not None:
@@ -217,8 +243,9 @@ class Cluster:
 
     def databases(self) -> list[str]:
         with self.connect() as conn:
-            rows = conn.execute("SELECT datname FROM pg_database WHERE NOT datname LIKE 'template_' "
-                                "ORDER BY datname").fetchall()
+            rows = conn.execute(
+                "SELECT datname FROM pg_database WHERE NOT datname LIKE 'template_' ORDER BY datname"
+            ).fetchall()
         return [r[0] for r in rows]
 
 
@@ -255,8 +282,11 @@ def _server_user() -> str | None:
             return name
         except KeyError:
             continue
-    subprocess.run(["useradd", "--system", "--no-create-home", "--shell", "/usr/sbin/nologin",
-                    SERVICE_USER], check=True, capture_output=True)
+    subprocess.run(
+        ["useradd", "--system", "--no-create-home", "--shell", "/usr/sbin/nologin", SERVICE_USER],
+        check=True,
+        capture_output=True,
+    )
     return SERVICE_USER
 
 
@@ -268,8 +298,12 @@ def _data_dir(os_user: str | None) -> Path:
     # so the cluster then lives under /var/tmp, keyed by the state directory it belongs to.
     preferred.parent.mkdir(parents=True, exist_ok=True)
     shutil.chown(preferred.parent, os_user)
-    reachable = subprocess.run(["runuser", "-u", os_user, "--", "test", "-w", str(preferred.parent)],
-                               capture_output=True).returncode == 0
+    reachable = (
+        subprocess.run(
+            ["runuser", "-u", os_user, "--", "test", "-w", str(preferred.parent)], capture_output=True
+        ).returncode
+        == 0
+    )
     if reachable:
         return preferred
     key = hashlib.sha256(str(paths.HOME.resolve()).encode()).hexdigest()[:12]
@@ -283,7 +317,7 @@ def cluster() -> Cluster:
 
 
 @contextlib.contextmanager
-def session():
+def session() -> Iterator[Cluster]:
     """The ready cluster for one command; stopped again at the end if this command started it
     (a cluster started by `./bench db start` is left running)."""
     c = cluster()
@@ -306,6 +340,7 @@ def ready_cluster(c: Cluster | None = None) -> Cluster:
             return c
         except psycopg.OperationalError as error:
             if time.monotonic() > deadline:
-                raise BenchError(f"cannot connect to the runner's PostgreSQL on port {c.port}: "
-                                 f"{str(error).strip().splitlines()[-1]}") from None
+                raise BenchError(
+                    f"cannot connect to the runner's PostgreSQL on port {c.port}: {str(error).strip().splitlines()[-1]}"
+                ) from None
             time.sleep(0.5)

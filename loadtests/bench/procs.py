@@ -3,32 +3,33 @@
 from __future__ import annotations
 
 import atexit
+import contextlib
 import ctypes
 import os
 import signal
 import subprocess
 import time
 from pathlib import Path
-from typing import IO
+from types import FrameType
+from typing import NoReturn
 
-_children: list[subprocess.Popen] = []
+_children: list[subprocess.Popen[bytes]] = []
 
 
-def spawn(command: str, *, cwd: Path, env: dict[str, str], log: Path) -> subprocess.Popen:
+def spawn(command: str, *, cwd: Path, env: dict[str, str], log: Path) -> subprocess.Popen[bytes]:
     """Starts a shell command in a new session so that the whole tree can be signalled at once."""
     log.parent.mkdir(parents=True, exist_ok=True)
-    log_file: IO[bytes] = open(log, "wb")
-    proc = subprocess.Popen(
-        ["bash", "-c", command],
-        cwd=cwd,
-        env=env,
-        stdin=subprocess.DEVNULL,
-        stdout=log_file,
-        stderr=subprocess.STDOUT,
-        start_new_session=True,
-        preexec_fn=_die_with_parent,
-    )
-    log_file.close()
+    with log.open("wb") as log_file:
+        proc = subprocess.Popen(
+            ["bash", "-c", command],
+            cwd=cwd,
+            env=env,
+            stdin=subprocess.DEVNULL,
+            stdout=log_file,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+            preexec_fn=_die_with_parent,
+        )
     _children.append(proc)
     return proc
 
@@ -46,7 +47,7 @@ def _die_with_parent() -> None:
         pass
 
 
-def stop(proc: subprocess.Popen, grace_s: float = 10.0) -> int | None:
+def stop(proc: subprocess.Popen[bytes], grace_s: float = 10.0) -> int | None:
     """SIGTERM to the process group, then SIGKILL after the grace period. Returns the exit code."""
     if proc.poll() is None:
         _signal_group(proc, signal.SIGTERM)
@@ -62,11 +63,9 @@ def stop(proc: subprocess.Popen, grace_s: float = 10.0) -> int | None:
     return proc.returncode
 
 
-def _signal_group(proc: subprocess.Popen, sig: int) -> None:
-    try:
+def _signal_group(proc: subprocess.Popen[bytes], sig: int) -> None:
+    with contextlib.suppress(ProcessLookupError, PermissionError):
         os.killpg(proc.pid, sig)
-    except (ProcessLookupError, PermissionError):
-        pass
 
 
 def stop_all() -> None:
@@ -74,11 +73,11 @@ def stop_all() -> None:
         stop(proc, grace_s=5.0)
 
 
-def run(command: str | list[str], *, cwd: Path, env: dict[str, str], log: Path,
-        timeout_s: float | None = None) -> int:
+def run(command: str | list[str], *, cwd: Path, env: dict[str, str], log: Path, timeout_s: float | None = None) -> int:
     """Runs a command to completion with its output in a log file; stopped with the runner."""
     if isinstance(command, list):
         import shlex
+
         command = shlex.join(command)
     proc = spawn(command, cwd=cwd, env=env, log=log)
     deadline = None if timeout_s is None else time.monotonic() + timeout_s
@@ -99,7 +98,7 @@ def tail(log: Path, lines: int = 40) -> str:
     return "\n".join(text.rstrip().splitlines()[-lines:])
 
 
-def _on_signal(signum, _frame):
+def _on_signal(signum: int, _frame: FrameType | None) -> NoReturn:
     # Turn SIGTERM into the same unwinding as Ctrl-C so every `finally` runs.
     raise KeyboardInterrupt
 

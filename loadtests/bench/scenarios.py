@@ -7,11 +7,12 @@ that one request of that endpoint costs.
 
 from __future__ import annotations
 
+import itertools
 import json
 import random
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 import httpx
 
@@ -37,14 +38,23 @@ Probe = Callable[[httpx.Client], httpx.Response]
 
 
 def _item_body(sku: str) -> str:
-    return json.dumps({"sku": sku, "name": "probe", "price": 12.34, "stock": 1,
-                       "description": "x" * 1024, "categoryId": random.randint(1, 2000)})
+    return json.dumps(
+        {
+            "sku": sku,
+            "name": "probe",
+            "price": 12.34,
+            "stock": 1,
+            "description": "x" * 1024,
+            "categoryId": random.randint(1, 2000),
+        }
+    )
 
 
 def _create_then(client: httpx.Client) -> int:
-    response = client.post("/items", content=_item_body(f"PROBE-{uuid.uuid4().hex[:16]}"),
-                           headers={"Content-Type": "application/json"})
-    return response.json()["id"]
+    response = client.post(
+        "/items", content=_item_body(f"PROBE-{uuid.uuid4().hex[:16]}"), headers={"Content-Type": "application/json"}
+    )
+    return int(response.json()["id"])
 
 
 PROBES: dict[str, Probe] = {
@@ -54,13 +64,17 @@ PROBES: dict[str, Probe] = {
     "categories_page": lambda c: c.get(f"/categories?page={random.randint(0, 99)}"),
     "item_by_id": lambda c: c.get(f"/items/{random.randint(1, 100_000)}"),
     "category_by_id": lambda c: c.get(f"/categories/{random.randint(1, 2000)}"),
-    "item_create": lambda c: c.post("/items", content=_item_body(f"PROBE-{uuid.uuid4().hex[:16]}"),
-                                    headers={"Content-Type": "application/json"}),
-    "item_replace": lambda c: (lambda i: c.put(f"/items/{i}", content=_item_body(f"SKU-{i:06d}"),
-                                               headers={"Content-Type": "application/json"}))(
-        random.randint(1, 100_000)),
-    "category_create": lambda c: c.post("/categories", content=json.dumps(
-        {"code": f"P-{uuid.uuid4().hex[:20]}", "name": "probe"}), headers={"Content-Type": "application/json"}),
+    "item_create": lambda c: c.post(
+        "/items", content=_item_body(f"PROBE-{uuid.uuid4().hex[:16]}"), headers={"Content-Type": "application/json"}
+    ),
+    "item_replace": lambda c: (
+        lambda i: c.put(f"/items/{i}", content=_item_body(f"SKU-{i:06d}"), headers={"Content-Type": "application/json"})
+    )(random.randint(1, 100_000)),
+    "category_create": lambda c: c.post(
+        "/categories",
+        content=json.dumps({"code": f"P-{uuid.uuid4().hex[:20]}", "name": "probe"}),
+        headers={"Content-Type": "application/json"},
+    ),
     "avatar": lambda c: c.get("/avatar"),
 }
 
@@ -74,15 +88,32 @@ class Scenario:
     writes: bool = False
 
 
-SCENARIOS: dict[str, Scenario] = {s.name: s for s in (
-    Scenario("read-heavy", "k6", (50, 100, 200),
-             ("items_page", "items_by_category", "category_items", "categories_page")),
-    Scenario("join-filter", "k6", (60, 120), ("items_by_category", "item_by_id")),
-    Scenario("mixed", "k6", (50, 100), ("item_by_id", "items_page", "item_create", "item_replace", "item_delete",
-                                        "category_by_id", "category_create"), writes=True),
-    Scenario("heavy-body", "k6", (30, 60), ("item_create", "item_replace"), writes=True),
-    Scenario("avatar", "oha", (10,), ("avatar",)),
-)}
+SCENARIOS: dict[str, Scenario] = {
+    s.name: s
+    for s in (
+        Scenario(
+            "read-heavy", "k6", (50, 100, 200), ("items_page", "items_by_category", "category_items", "categories_page")
+        ),
+        Scenario("join-filter", "k6", (60, 120), ("items_by_category", "item_by_id")),
+        Scenario(
+            "mixed",
+            "k6",
+            (50, 100),
+            (
+                "item_by_id",
+                "items_page",
+                "item_create",
+                "item_replace",
+                "item_delete",
+                "category_by_id",
+                "category_create",
+            ),
+            writes=True,
+        ),
+        Scenario("heavy-body", "k6", (30, 60), ("item_create", "item_replace"), writes=True),
+        Scenario("avatar", "oha", (10,), ("avatar",)),
+    )
+}
 
 
 def prepare_probe(endpoint: str, client: httpx.Client) -> Callable[[], httpx.Response]:
@@ -101,7 +132,7 @@ def estimate_seconds(scenario: Scenario, profile: str) -> float:
     if scenario.tool == "oha":
         # ~10k requests/s is a pessimistic rate for a stack on one core.
         return overhead + (OHA_REQUESTS[profile] + sum(OHA_WARMUPS[profile])) / 10_000
-    # The soak runs the first stage only (measure.run_one).
+    # The soak runs the first stage only (bench.measure.stack_run).
     stages = scenario.stages[:1] if profile == "soak" else scenario.stages
-    ramps = sum(1 for a, b in zip(stages, stages[1:]) if a != b) + 1
+    ramps = sum(1 for a, b in itertools.pairwise(stages) if a != b) + 1
     return overhead + timing["warmup"] + ramps * timing["ramp"] + len(stages) * (timing["stage"] + 5)

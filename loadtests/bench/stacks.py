@@ -21,7 +21,8 @@ DEFAULT_POOL_SIZE = "10"
 def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
+        port: int = sock.getsockname()[1]
+        return port
 
 
 def check_toolchain(stack: Stack) -> None:
@@ -37,15 +38,16 @@ def check_toolchain(stack: Stack) -> None:
 
 
 def _answers(command: str, stack: Stack, env: dict[str, str]) -> bool:
-    return subprocess.run(["bash", "-c", command], cwd=stack.directory, env=env,
-                          capture_output=True).returncode == 0
+    return subprocess.run(["bash", "-c", command], cwd=stack.directory, env=env, capture_output=True).returncode == 0
 
 
 def source_fingerprint(stack: Stack) -> str:
     """Hash of every file git would track in the stack (build outputs are ignored by its .gitignore)."""
     listing = subprocess.run(
         ["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard", "--", "."],
-        cwd=stack.directory, capture_output=True)
+        cwd=stack.directory,
+        capture_output=True,
+    )
     digest = hashlib.sha256(stack.build_command.encode())
     if listing.returncode != 0:
         # Not a git checkout: nothing tells sources from outputs, so always build.
@@ -63,8 +65,11 @@ def _stamp(stack: Stack) -> Path:
 
 def up_to_date(stack: Stack) -> bool:
     stamp = _stamp(stack)
-    return (stamp.exists() and (stack.directory / stack.build_artifact).exists()
-            and stamp.read_text() == source_fingerprint(stack))
+    return (
+        stamp.exists()
+        and (stack.directory / stack.build_artifact).exists()
+        and stamp.read_text() == source_fingerprint(stack)
+    )
 
 
 def build(stack: Stack, *, force: bool = False) -> bool:
@@ -78,8 +83,10 @@ def build(stack: Stack, *, force: bool = False) -> bool:
     if code != 0:
         raise BenchError(f"{stack.name}: build failed (exit {code}); see {log}\n{procs.tail(log, 25)}")
     if not (stack.directory / stack.build_artifact).exists():
-        raise BenchError(f"{stack.name}: the build succeeded but did not produce {stack.build_artifact} "
-                         "(fix [build] artifact in impl.toml)")
+        raise BenchError(
+            f"{stack.name}: the build succeeded but did not produce {stack.build_artifact} "
+            "(fix [build] artifact in impl.toml)"
+        )
     _stamp(stack).parent.mkdir(parents=True, exist_ok=True)
     _stamp(stack).write_text(source_fingerprint(stack))
     return True
@@ -88,7 +95,7 @@ def build(stack: Stack, *, force: bool = False) -> bool:
 @dataclass
 class Running:
     stack: Stack
-    proc: subprocess.Popen
+    proc: subprocess.Popen[bytes]
     base_url: str
     log: Path
     startup_s: float
@@ -100,21 +107,31 @@ class Running:
         return self.proc.poll() is None
 
 
-def start(stack: Stack, *, port: int, database_url: str, extra_env: dict[str, str] | None = None,
-          log_name: str | None = None, command: str | None = None) -> Running:
+def start(
+    stack: Stack,
+    *,
+    port: int,
+    database_url: str,
+    extra_env: dict[str, str] | None = None,
+    log_name: str | None = None,
+    command: str | None = None,
+) -> Running:
     """Starts the stack (its run command, or `command` wrapping it) and waits for its first
     healthy /health."""
     from bench.postgres import port_in_use
 
     if port_in_use(port):
         raise BenchError(f"port {port} is in use: stop what listens there or choose another with --port")
-    env = stack.environment({
-        "HOST": "127.0.0.1",
-        "PORT": str(port),
-        "DATABASE_URL": database_url,
-        "DB_POOL_SIZE": DEFAULT_POOL_SIZE,
-        **(extra_env or {}),
-    }, run=True)
+    env = stack.environment(
+        {
+            "HOST": "127.0.0.1",
+            "PORT": str(port),
+            "DATABASE_URL": database_url,
+            "DB_POOL_SIZE": DEFAULT_POOL_SIZE,
+            **(extra_env or {}),
+        },
+        run=True,
+    )
     log = paths.LOGS / (log_name or f"{stack.name}-serve.log")
     base_url = f"http://127.0.0.1:{port}"
     started = time.monotonic()
@@ -134,15 +151,19 @@ def wait_healthy(running: Running, timeout_s: float) -> None:
     with httpx.Client(timeout=2.0) as client:
         while True:
             if not running.alive():
-                raise BenchError(f"{running.stack.name} exited with code {running.proc.returncode} before "
-                                 f"it was healthy; log {running.log}:\n{procs.tail(running.log, 20)}")
+                raise BenchError(
+                    f"{running.stack.name} exited with code {running.proc.returncode} before "
+                    f"it was healthy; log {running.log}:\n{procs.tail(running.log, 20)}"
+                )
             try:
                 if client.get(running.base_url + "/health").status_code == 200:
                     return
             except httpx.HTTPError:
                 pass
             if time.monotonic() > deadline:
-                raise BenchError(f"{running.stack.name} was not healthy within {timeout_s:.0f} s "
-                                 f"(ready_timeout_s in impl.toml); log {running.log}:\n"
-                                 f"{procs.tail(running.log, 20)}")
+                raise BenchError(
+                    f"{running.stack.name} was not healthy within {timeout_s:.0f} s "
+                    f"(ready_timeout_s in impl.toml); log {running.log}:\n"
+                    f"{procs.tail(running.log, 20)}"
+                )
             time.sleep(0.1)

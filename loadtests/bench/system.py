@@ -13,13 +13,14 @@ _updated = False
 _POLICY = Path("/usr/sbin/policy-rc.d")
 
 
-def apt_install(packages: list[str], *, why: str, keep_services_down: bool = False,
-                any_of: bool = False) -> None:
+def apt_install(packages: list[str], *, why: str, keep_services_down: bool = False, any_of: bool = False) -> None:
     """Installs Debian packages; with any_of, the first one that exists is enough."""
     global _updated
     if os.geteuid() != 0 or shutil.which("apt-get") is None:
-        raise BenchError(f"{why} is missing: install {' or '.join(packages)} "
-                         "(the runner installs it itself when run as root on Debian)")
+        raise BenchError(
+            f"{why} is missing: install {' or '.join(packages)} "
+            "(the runner installs it itself when run as root on Debian)"
+        )
     env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
     if not _updated:
         subprocess.run(["apt-get", "update", "-qq"], env=env, capture_output=True)
@@ -33,8 +34,9 @@ def apt_install(packages: list[str], *, why: str, keep_services_down: bool = Fal
     try:
         batches = [[p] for p in packages] if any_of else [packages]
         for batch in batches:
-            result = subprocess.run(["apt-get", "install", "-y", "-qq", *batch], env=env,
-                                    capture_output=True, text=True)
+            result = subprocess.run(
+                ["apt-get", "install", "-y", "-qq", *batch], env=env, capture_output=True, text=True
+            )
             if result.returncode == 0:
                 return
         last = (result.stderr.strip().splitlines() or ["no output"])[-1]

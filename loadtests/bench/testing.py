@@ -2,22 +2,20 @@
 
 from __future__ import annotations
 
+import os
 import sys
 import time
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from rich.console import Console
 from rich.table import Table
 
 from bench import paths, procs, stacks
+from bench.console import console
 from bench.errors import BenchError
 from bench.manifest import Stack
 from bench.postgres import Cluster
-
-# A log (CI) is not a terminal: rich would wrap tables at 80 columns.
-console = Console(highlight=False, width=None if sys.stdout.isatty() else 160)
 
 
 @dataclass
@@ -55,15 +53,27 @@ def junit_counts(report: Path) -> tuple[int, int, int]:
 
 
 def pytest_command(target: str, report: Path, *extra: str) -> list[str]:
-    return [sys.executable, "-m", "pytest", target, "-q", "-p", "no:cacheprovider",
-            "-o", "console_output_style=classic", f"--junitxml={report}", *extra]
+    return [
+        sys.executable,
+        "-m",
+        "pytest",
+        target,
+        "-q",
+        "-p",
+        "no:cacheprovider",
+        "-o",
+        "console_output_style=classic",
+        f"--junitxml={report}",
+        *extra,
+    ]
 
 
 def run_conformance(stack: Stack, cluster: Cluster, result: StackResult) -> None:
     cluster.reset()
     port = stacks.free_port()
-    running = stacks.start(stack, port=port, database_url=cluster.url(),
-                           log_name=f"{stack.name}-conformance-server.log")
+    running = stacks.start(
+        stack, port=port, database_url=cluster.url(), log_name=f"{stack.name}-conformance-server.log"
+    )
     log = paths.LOGS / f"{stack.name}-conformance.log"
     report = paths.LOGS / f"{stack.name}-conformance.xml"
     report.unlink(missing_ok=True)
@@ -76,8 +86,9 @@ def run_conformance(stack: Stack, cluster: Cluster, result: StackResult) -> None
             "CONFORMANCE_STRICT": "1",
             "PYTHONDONTWRITEBYTECODE": "1",
         }
-        code = procs.run(pytest_command(str(paths.SPEC_DIR / "conformance"), report),
-                         cwd=paths.ROOT, env=env, log=log, timeout_s=900)
+        code = procs.run(
+            pytest_command(str(paths.SPEC_DIR / "conformance"), report), cwd=paths.ROOT, env=env, log=log, timeout_s=900
+        )
     finally:
         cluster.start()  # the resilience cases stop it; whatever happened, leave it running
         shutdown_started = time.monotonic()
@@ -87,13 +98,15 @@ def run_conformance(stack: Stack, cluster: Cluster, result: StackResult) -> None
     result.passed += passed
     result.failed += failed
     ok = code == 0 and failed == 0 and skipped == 0 and passed > 0
-    result.steps["conformance"] = Step(ok, f"{passed} passed, {failed} failed"
-                                       + (f", {skipped} skipped" if skipped else ""), log)
+    result.steps["conformance"] = Step(
+        ok, f"{passed} passed, {failed} failed" + (f", {skipped} skipped" if skipped else ""), log
+    )
     if code != 0 and failed == 0:
         result.failed += 1
     # API.md: on SIGTERM, finish in-flight requests and exit 0 within 10 s.
-    result.steps["shutdown"] = Step(exit_code == 0 and shutdown_s < 10.5,
-                                    f"exit {exit_code} in {shutdown_s:.1f} s", running.log)
+    result.steps["shutdown"] = Step(
+        exit_code == 0 and shutdown_s < 10.5, f"exit {exit_code} in {shutdown_s:.1f} s", running.log
+    )
 
 
 def run_stack(stack: Stack, cluster: Cluster) -> StackResult:
@@ -112,8 +125,13 @@ def run_stack(stack: Stack, cluster: Cluster) -> StackResult:
     with console.status(f"[bold]{stack.name}[/]: its own tests"):
         cluster.reset()
         log = paths.LOGS / f"{stack.name}-test.log"
-        code = procs.run(stack.test_command, cwd=stack.directory,
-                         env=stack.environment({"DATABASE_URL": cluster.url()}), log=log, timeout_s=1200)
+        code = procs.run(
+            stack.test_command,
+            cwd=stack.directory,
+            env=stack.environment({"DATABASE_URL": cluster.url()}),
+            log=log,
+            timeout_s=1200,
+        )
         result.steps["own tests"] = Step(code == 0, "passed" if code == 0 else f"failed (exit {code})", log)
     console.print(f"{stack.name}: own tests {result.steps['own tests'].summary}")
     if code != 0:
@@ -130,22 +148,62 @@ def run_stack(stack: Stack, cluster: Cluster) -> StackResult:
             return result
     step = result.steps["conformance"]
     console.print(f"{stack.name}: conformance {step.summary}; shutdown {result.steps['shutdown'].summary}")
-    if not step.ok:
+    if not step.ok and step.log is not None:
         console.print(procs.tail(step.log, 60), markup=False)
     run_fuzz(stack, cluster, max_examples=TEST_FUZZ_EXAMPLES, seconds=TEST_FUZZ_SECONDS, result=result)
     return result
 
 
-def run_runner_tests() -> StackResult:
+RUNNER_DIR = paths.ROOT / "loadtests"
+# The runner's own checks, configured in loadtests/pyproject.toml.
+LINTERS = {
+    "ruff": ["-m", "ruff", "check", "--no-cache", "."],
+    "ruff format": ["-m", "ruff", "format", "--check", "--no-cache", "."],
+    "mypy": ["-m", "mypy", "--cache-dir=/dev/null"],
+}
+
+
+def run_lint() -> StackResult:
+    """ruff (lint and format) and mypy --strict on the runner, before anything is built."""
     result = StackResult("runner")
+    for name, args in LINTERS.items():
+        log = paths.LOGS / f"runner-{name.replace(' ', '-')}.log"
+        with console.status(f"the runner: {name}"):
+            code = procs.run([sys.executable, *args], cwd=RUNNER_DIR, env=_python_env(), log=log, timeout_s=600)
+        ok = code == 0
+        result.steps[name] = Step(ok, "clean" if ok else _last_line(log), log)
+        if ok:
+            result.passed += 1
+        else:
+            result.failed += 1
+        console.print(f"runner: {name} {result.steps[name].summary}")
+        if not ok:
+            console.print(procs.tail(log, 40), markup=False)
+    return result
+
+
+def _last_line(log: Path) -> str:
+    lines = [line for line in log.read_text(errors="replace").splitlines() if line.strip()]
+    return lines[-1].strip() if lines else "failed"
+
+
+def run_runner_tests(result: StackResult | None = None) -> StackResult:
+    """The runner's own tests, as a step of `result` (run_lint's) when given."""
+    result = result or StackResult("runner")
     log = paths.LOGS / "runner-tests.log"
     report = paths.LOGS / "runner-tests.xml"
     report.unlink(missing_ok=True)
     with console.status("the runner's own tests"):
-        code = procs.run(pytest_command(str(paths.ROOT / "loadtests" / "tests"), report),
-                         cwd=paths.ROOT, env=_python_env(), log=log, timeout_s=1200)
-    passed, failed, skipped = junit_counts(report)
-    result.passed, result.failed = passed, failed + (1 if code != 0 and failed == 0 else 0)
+        code = procs.run(
+            pytest_command(str(RUNNER_DIR / "tests"), report),
+            cwd=paths.ROOT,
+            env=_python_env(),
+            log=log,
+            timeout_s=1200,
+        )
+    passed, failed, _ = junit_counts(report)
+    result.passed += passed
+    result.failed += failed + (1 if code != 0 and failed == 0 else 0)
     result.steps["runner tests"] = Step(code == 0, f"{passed} passed, {failed} failed", log)
     console.print(f"runner: own tests {result.steps['runner tests'].summary}")
     if code != 0:
@@ -154,12 +212,23 @@ def run_runner_tests() -> StackResult:
 
 
 def _python_env() -> dict[str, str]:
-    import os
     return dict(os.environ, PYTHONDONTWRITEBYTECODE="1")
 
 
 def print_table(results: list[StackResult]) -> None:
-    columns = ["build", "own tests", "conformance", "shutdown", "fuzz", "benchmark", "checks", "runner tests"]
+    columns = [
+        "build",
+        "own tests",
+        "conformance",
+        "shutdown",
+        "fuzz",
+        "benchmark",
+        "checks",
+        "ruff",
+        "ruff format",
+        "mypy",
+        "runner tests",
+    ]
     used = [c for c in columns if any(c in r.steps for r in results)]
     table = Table(title="./bench test")
     table.add_column("stack")
@@ -183,12 +252,12 @@ def run_smoke(stack: Stack, cluster: Cluster) -> StackResult:
     import json
     import shutil
 
-    from bench import measure, schema, scenarios
+    from bench import measure, scenarios, schema
 
     result = StackResult(f"smoke run ({stack.name})")
     output = paths.HOME / "results"
     shutil.rmtree(output / "raw" / "smoke", ignore_errors=True)
-    split = measure.CpuSplit.default(__import__("os").cpu_count() or 1)
+    split = measure.default_split(os.cpu_count() or 1)
     plan = measure.Plan([stack], list(scenarios.SCENARIOS.values()), "smoke", 1, split, output)
     try:
         records = measure.execute(plan, cluster)
@@ -200,29 +269,32 @@ def run_smoke(stack: Stack, cluster: Cluster) -> StackResult:
     problems = []
     for raw in sorted((output / "raw" / "smoke").glob("*.json")):
         problems += [f"{raw.name}: {p}" for p in schema.validate_raw(json.loads(raw.read_text()))]
-    failed = [r for r in records if r.get("failed")]
-    errors = sum(s["error_count"] for r in records for s in r["stages"])
-    lost = sum((r.get("lost_writes") or {}).get("lost_writes", 0) for r in records)
+    failed = [r for r in records if r.failed]
+    errors = sum(s.error_count for r in records for s in r.stages)
+    lost = sum(r.lost_writes.lost_writes for r in records if r.lost_writes is not None)
     ok = not failed and not problems and errors == 0 and lost == 0 and len(records) == 2 * len(scenarios.SCENARIOS)
-    summary = (f"{len(records)} runs, {len(failed)} failed, {errors} unexpected statuses, {lost} lost writes, "
-               f"{len(problems)} schema problems")
+    summary = (
+        f"{len(records)} runs, {len(failed)} failed, {errors} unexpected statuses, {lost} lost writes, "
+        f"{len(problems)} schema problems"
+    )
     result.steps["benchmark"] = Step(ok, summary)
     result.passed, result.failed = (1, 0) if ok else (0, 1)
     console.print(f"smoke run: {summary}")
     for problem in problems[:20]:
         console.print(f"  [red]{problem}[/]", markup=True)
     for record in failed:
-        console.print(f"  [red]{record['stack']['name']} · {record['scenario']}: {record['failed']}[/]")
+        console.print(f"  [red]{record.stack.name} · {record.scenario}: {record.failed}[/]")
     return result
 
 
-def run_docker_checks() -> StackResult:
-    """compose.yaml against the Compose specification and our rules; every Dockerfile linted."""
+def run_docker_checks(stacks: list[str] | None = None) -> StackResult:
+    """compose.yaml against the Compose specification and our rules; the Dockerfiles of `stacks`
+    (all by default) linted."""
     from bench import docker_checks
 
     result = StackResult("docker path")
     with console.status("checking compose.yaml and the Dockerfiles"):
-        problems = docker_checks.check(paths.ROOT)
+        problems = docker_checks.check(paths.ROOT, stacks=stacks)
     ok = not problems
     result.steps["checks"] = Step(ok, "compose.yaml and Dockerfiles ok" if ok else f"{len(problems)} problems")
     result.passed, result.failed = (1, 0) if ok else (0, len(problems))
@@ -237,8 +309,15 @@ TEST_FUZZ_EXAMPLES = 15
 TEST_FUZZ_SECONDS = 60
 
 
-def run_fuzz(stack: Stack, cluster: Cluster, *, max_examples: int, seconds: float,
-             verbose: bool = False, result: StackResult | None = None) -> StackResult:
+def run_fuzz(
+    stack: Stack,
+    cluster: Cluster,
+    *,
+    max_examples: int,
+    seconds: float,
+    verbose: bool = False,
+    result: StackResult | None = None,
+) -> StackResult:
     """Fuzzes one stack on a fresh database; its findings become a failed step."""
     from bench import fuzz
 
@@ -246,23 +325,32 @@ def run_fuzz(stack: Stack, cluster: Cluster, *, max_examples: int, seconds: floa
     try:
         stacks.build(stack)
         for attempt in (1, 2):
-            with console.status(f"[bold]{stack.name}[/]: fuzzing ({max_examples} examples per operation, "
-                                f"at most {seconds:.0f} s)"):
+            with console.status(
+                f"[bold]{stack.name}[/]: fuzzing ({max_examples} examples per operation, at most {seconds:.0f} s)"
+            ):
                 cluster.reset()
-                running = stacks.start(stack, port=stacks.free_port(), database_url=cluster.url(),
-                                       log_name=f"fuzz/{stack.name}-server.log")
+                running = stacks.start(
+                    stack, port=stacks.free_port(), database_url=cluster.url(), log_name=f"fuzz/{stack.name}-server.log"
+                )
                 try:
-                    outcome = fuzz.fuzz_stack(running.base_url, max_examples=max_examples, seconds=seconds,
-                                              log=paths.LOGS / "fuzz" / f"{stack.name}.log")
+                    outcome = fuzz.fuzz_stack(
+                        running.base_url,
+                        max_examples=max_examples,
+                        seconds=seconds,
+                        log=paths.LOGS / "fuzz" / f"{stack.name}.log",
+                    )
                 finally:
                     running.stop()
             if not outcome.fuzzer_crashed or attempt == 2:
                 break
             # A crash of the fuzzer proves nothing about the stack; once more with a new seed.
             # Twice in a row stays a failure: a pass that could not test is no pass.
-            console.print(f"{stack.name}: fuzz {outcome.summary()}, " + "; ".join(
-                f"{f.title}: {f.message}" for f in outcome.failures) + " — fuzzing again with a new seed",
-                markup=False)
+            console.print(
+                f"{stack.name}: fuzz {outcome.summary()}, "
+                + "; ".join(f"{f.title}: {f.message}" for f in outcome.failures)
+                + " — fuzzing again with a new seed",
+                markup=False,
+            )
     except BenchError as error:
         result.steps["fuzz"] = Step(False, str(error).splitlines()[0])
         result.failed += 1

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import shutil
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -30,8 +31,16 @@ class Tool:
 
     def install_command(self) -> list[str]:
         if self.name == "oha":
-            return ["cargo", "install", "oha", "--locked", "--version", self.version,
-                    "--root", str(self.cached.parent.parent)]
+            return [
+                "cargo",
+                "install",
+                "oha",
+                "--locked",
+                "--version",
+                self.version,
+                "--root",
+                str(self.cached.parent.parent),
+            ]
         return ["go", "install", f"go.k6.io/k6@v{self.version}"]
 
 
@@ -41,7 +50,7 @@ TOOLS = (OHA, K6)
 CACHE = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "bench-tools"
 
 
-def ensure(tool: Tool, on_progress=None) -> Path:
+def ensure(tool: Tool, on_progress: Callable[[str], object] | None = None) -> Path:
     """Builds the pinned version once per machine; later calls only check the link."""
     paths.ensure_dirs()
     if not tool.cached.exists():

@@ -17,10 +17,15 @@ from pathlib import Path
 
 from bench.errors import BenchError
 from bench.postgres import Cluster
+from bench.records import LostWrites
 
 # A logged kind → the WriteLog set it fills.
-_SETS = {"item_created": "items_created", "item_deleted": "items_deleted",
-         "item_delete_unconfirmed": "items_delete_unconfirmed", "category_created": "categories_created"}
+_SETS = {
+    "item_created": "items_created",
+    "item_deleted": "items_deleted",
+    "item_delete_unconfirmed": "items_delete_unconfirmed",
+    "category_created": "categories_created",
+}
 _LINE = re.compile(rf"^bench-write ({'|'.join(_SETS)}) (\d+)$")
 # The writes k6 also counts itself (its summary's `writes`).
 COUNTED = ("items_created", "items_deleted", "categories_created")
@@ -51,8 +56,10 @@ class WriteLog:
         for name in COUNTED:
             logged = len(getattr(self, name))
             if logged != counted[name]:
-                raise BenchError(f"k6 counted {counted[name]} {name.replace('_', ' ')} with a 2xx but logged "
-                                 f"{logged} distinct ids; the write check cannot run")
+                raise BenchError(
+                    f"k6 counted {counted[name]} {name.replace('_', ' ')} with a 2xx but logged "
+                    f"{logged} distinct ids; the write check cannot run"
+                )
 
 
 @dataclass(frozen=True)
@@ -67,8 +74,12 @@ class Baseline:
 
 def baseline(cluster: Cluster) -> Baseline:
     with cluster.connect("bench") as conn:
-        row = conn.execute("SELECT (SELECT coalesce(max(id), 0) FROM item), (SELECT coalesce(max(id), 0) FROM category),"
-                           " (SELECT count(*) FROM item), (SELECT count(*) FROM category)").fetchone()
+        row = conn.execute(
+            "SELECT (SELECT coalesce(max(id), 0) FROM item), (SELECT coalesce(max(id), 0) FROM category),"
+            " (SELECT count(*) FROM item), (SELECT count(*) FROM category)"
+        ).fetchone()
+    if row is None:
+        raise BenchError("the working database answered no row counts")
     return Baseline(*row)
 
 
@@ -82,20 +93,24 @@ class After:
     seeded_categories: int
 
 
-def check(cluster: Cluster, before: Baseline, log: WriteLog, counted: dict[str, int]) -> dict[str, int]:
+def check(cluster: Cluster, before: Baseline, log: WriteLog, counted: dict[str, int]) -> LostWrites:
     """Every logged write looked up; the figures a raw result keeps under `lost_writes`."""
     log.agrees_with(counted)
     with cluster.connect("bench") as conn:
         new_items = {r[0] for r in conn.execute("SELECT id FROM item WHERE id > %s", (before.max_item_id,))}
-        new_categories = {r[0] for r in conn.execute("SELECT id FROM category WHERE id > %s",
-                                                     (before.max_category_id,))}
+        new_categories = {
+            r[0] for r in conn.execute("SELECT id FROM category WHERE id > %s", (before.max_category_id,))
+        }
         seeded = conn.execute(
             "SELECT (SELECT count(*) FROM item WHERE id <= %s), (SELECT count(*) FROM category WHERE id <= %s)",
-            (before.max_item_id, before.max_category_id)).fetchone()
+            (before.max_item_id, before.max_category_id),
+        ).fetchone()
+    if seeded is None:
+        raise BenchError("the working database answered no row counts")
     return judge(before, After(new_items, new_categories, *seeded), log, counted)
 
 
-def judge(before: Baseline, after: After, log: WriteLog, counted: dict[str, int]) -> dict[str, int]:
+def judge(before: Baseline, after: After, log: WriteLog, counted: dict[str, int]) -> LostWrites:
     kept = log.items_created - log.items_deleted - log.items_delete_unconfirmed
     figures = {
         **counted,
@@ -109,9 +124,13 @@ def judge(before: Baseline, after: After, log: WriteLog, counted: dict[str, int]
         "seeded_rows_missing": (before.items - after.seeded_items) + (before.categories - after.seeded_categories),
         # Not losses: writes made by a request whose answer was not a 2xx.
         "items_unacknowledged": len(after.new_items - log.items_created)
-                                + len(log.items_delete_unconfirmed - after.new_items),
+        + len(log.items_delete_unconfirmed - after.new_items),
         "categories_unacknowledged": len(after.new_categories - log.categories_created),
     }
-    figures["lost_writes"] = (figures["items_missing"] + figures["items_deleted_present"]
-                              + figures["categories_missing"] + figures["seeded_rows_missing"])
-    return figures
+    figures["lost_writes"] = (
+        figures["items_missing"]
+        + figures["items_deleted_present"]
+        + figures["categories_missing"]
+        + figures["seeded_rows_missing"]
+    )
+    return LostWrites.model_validate(figures)

@@ -1,18 +1,43 @@
 """Reading what k6, oha and pgbench report, and what the runner hands them."""
 
 import json
+from pathlib import Path
 
 import pytest
 
-from bench import ceilings, loadgen, measure, scenarios
+from bench import ceilings, loadgen, scenarios
+from bench.measure import Plan, cpu_count, default_split
+from bench.records import CpuSplit
+
+K6_SUMMARY = {
+    "scenario": "mixed",
+    "profile": "smoke",
+    "base_url": "http://127.0.0.1:1",
+    "stage_seconds": 4,
+    "stages": [
+        {
+            "vus": 50,
+            "requests": 100,
+            "rps": 25,
+            "errors": {"503": 2},
+            "error_count": 2,
+            "bytes_received": 9000,
+            "latency_ms": {"avg": 1.5, "p50": 1, "p95": 2, "p99": 3, "max": 4, "min": 0.5},
+            "endpoints": {"item_by_id": {"requests": 100, "latency_ms": None}},
+        }
+    ],
+    "writes": {"items_created": 3, "items_deleted": 1, "categories_created": 0},
+    "total_requests": 130,
+}
 
 
 def test_k6_summary_of_this_repository(tmp_path):
     path = tmp_path / "s.json"
-    path.write_text(json.dumps({"scenario": "mixed", "profile": "smoke", "stage_seconds": 4,
-                                "stages": [{"vus": 50, "requests": 100, "rps": 25}],
-                                "writes": {"items_created": 3, "items_deleted": 1, "categories_created": 0}}))
-    assert loadgen.parse_k6_summary(path)["writes"]["items_created"] == 3
+    path.write_text(json.dumps(K6_SUMMARY))
+    summary = loadgen.parse_k6_summary(path)
+    assert summary.writes.items_created == 3 and summary.total_requests == 130
+    (stage,) = summary.stages
+    assert (stage.vus, stage.errors, stage.latency_ms.p99 if stage.latency_ms else None) == (50, {"503": 2}, 3)
 
 
 def test_foreign_json_is_not_taken_for_a_k6_summary(tmp_path):
@@ -23,16 +48,24 @@ def test_foreign_json_is_not_taken_for_a_k6_summary(tmp_path):
 
 
 def test_k6_progress_lines_give_completed_iterations():
-    log = ("running (0m01.0s), 050/050 VUs, 1200 complete and 0 interrupted iterations\n"
-           "stage_50   [  10% ] 50 VUs  01.0s/12s\n"
-           "running (0m02.0s), 050/050 VUs, 2450 complete and 0 interrupted iterations\n")
+    log = (
+        "running (0m01.0s), 050/050 VUs, 1200 complete and 0 interrupted iterations\n"
+        "stage_50   [  10% ] 50 VUs  01.0s/12s\n"
+        "running (0m02.0s), 050/050 VUs, 2450 complete and 0 interrupted iterations\n"
+    )
     assert loadgen.k6_completed(log) == 2450
     assert loadgen.k6_completed("starting") is None
 
 
 def test_k6_command_passes_stage_and_summary(tmp_path):
-    command = loadgen.k6_command(tmp_path / "k6", "read-heavy", base_url="http://127.0.0.1:1", profile="smoke",
-                                 stage="100", summary=tmp_path / "out.json")
+    command = loadgen.k6_command(
+        tmp_path / "k6",
+        "read-heavy",
+        base_url="http://127.0.0.1:1",
+        profile="smoke",
+        stage="100",
+        summary=tmp_path / "out.json",
+    )
     assert "-e STAGE=100" in command and "-e PROFILE=smoke" in command and command.endswith("read-heavy.js'")
 
 
@@ -54,8 +87,9 @@ tps = 10237.316 (without initial connection time)
 
 
 def test_parse_pgbench():
-    figures = ceilings.parse_pgbench(PGBENCH_OUTPUT)
-    assert figures == {"rps": 10237.316, "requests": 40960, "latency_ms": {"avg": 5.861, "p50": None, "p95": None, "p99": None, "max": None}, "error_count": 0}
+    assert ceilings.parse_pgbench(PGBENCH_OUTPUT) == ceilings.PgbenchReport(
+        tps=10237.316, transactions=40960, latency_avg_ms=5.861, failed=0
+    )
     with pytest.raises(ValueError):
         ceilings.parse_pgbench("connection refused")
 
@@ -70,23 +104,30 @@ def test_pgbench_mixes_name_existing_scripts_and_match_the_k6_scenarios():
 
 @pytest.mark.parametrize("cpus,count", [("0", 1), ("2-5", 4), ("0,2-3", 3)])
 def test_cpu_count(cpus, count):
-    assert measure.cpu_count(cpus) == count
+    assert cpu_count(cpus) == count
 
 
 def test_default_cpu_split():
-    assert measure.CpuSplit.default(2) == measure.CpuSplit("0", "1", "1")
-    assert measure.CpuSplit.default(8) == measure.CpuSplit("0", "1", "2-7")
+    assert default_split(2) == CpuSplit(app="0", postgres="1", loadgen="1")
+    assert default_split(8) == CpuSplit(app="0", postgres="1", loadgen="2-7")
 
 
 def test_quick_profile_of_seven_stacks_is_about_half_an_hour():
-    plan = measure.Plan([object()] * 7, list(scenarios.SCENARIOS.values()), "quick", 1,
-                        measure.CpuSplit.default(2), None)
+    plan = Plan([object()] * 7, list(scenarios.SCENARIOS.values()), "quick", 1, default_split(2), Path("results"))
     assert 20 * 60 < plan.estimate_seconds() < 45 * 60
 
 
 OHA_OUTPUT = {
-    "summary": {"successRate": 1.0, "total": 0.0549, "slowest": 0.0025, "fastest": 1.4e-05,
-                "average": 0.00026, "requestsPerSec": 36436.9, "totalData": 0, "sizePerRequest": 0},
+    "summary": {
+        "successRate": 1.0,
+        "total": 0.0549,
+        "slowest": 0.0025,
+        "fastest": 1.4e-05,
+        "average": 0.00026,
+        "requestsPerSec": 36436.9,
+        "totalData": 0,
+        "sizePerRequest": 0,
+    },
     "latencyPercentiles": {"p50": 0.000182, "p95": 0.000847, "p99": 0.001575, "p99.9": 0.0025},
     "statusCodeDistribution": {"302": 1995, "503": 2},
     "errorDistribution": {"connection closed before message completed": 3},
@@ -96,18 +137,21 @@ OHA_OUTPUT = {
 def test_parse_oha(tmp_path):
     path = tmp_path / "oha.json"
     path.write_text(json.dumps(OHA_OUTPUT))
-    stage = loadgen.parse_oha(path, expected_status=302)
-    assert stage["requests"] == 2000 and stage["rps"] == 36436.9
-    assert stage["errors"] == {"503": 2, "0": 3} and stage["error_count"] == 5
-    assert stage["latency_ms"]["p99"] == pytest.approx(1.575) and stage["latency_ms"]["max"] == pytest.approx(2.5)
+    stage = loadgen.parse_oha(path, expected_status=302, connections=10)
+    assert (stage.vus, stage.requests, stage.rps, stage.active_s) == (10, 2000, 36436.9, 0.0549)
+    assert stage.errors == {"503": 2, "0": 3} and stage.error_count == 5
+    assert stage.latency_ms is not None
+    assert stage.latency_ms.p99 == pytest.approx(1.575) and stage.latency_ms.max == pytest.approx(2.5)
 
 
 def test_oha_command_never_follows_redirects(tmp_path):
-    command = loadgen.oha_command(tmp_path / "oha", "http://127.0.0.1:1/avatar", requests=10, connections=2,
-                                  output=tmp_path / "o.json")
+    command = loadgen.oha_command(
+        tmp_path / "oha", "http://127.0.0.1:1/avatar", requests=10, connections=2, output=tmp_path / "o.json"
+    )
     assert "--redirect 0" in command and "--output-format json" in command and "-q" not in command
-    open_model = loadgen.oha_command(tmp_path / "oha", "http://x/avatar", requests=10, connections=2,
-                                     output=tmp_path / "o.json", rate=500)
+    open_model = loadgen.oha_command(
+        tmp_path / "oha", "http://x/avatar", requests=10, connections=2, output=tmp_path / "o.json", rate=500
+    )
     assert "-q 500 --latency-correction" in open_model
 
 

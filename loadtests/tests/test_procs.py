@@ -1,5 +1,6 @@
 import os
 import time
+from pathlib import Path
 
 from bench import procs
 
@@ -7,8 +8,9 @@ from bench import procs
 def test_stop_ends_the_whole_process_group(tmp_path):
     pidfile = tmp_path / "grandchild.pid"
     # The shell starts a grandchild that ignores nothing but also outlives a plain kill of the shell.
-    proc = procs.spawn(f"sleep 60 & echo $! > {pidfile}; wait", cwd=tmp_path, env=dict(os.environ),
-                       log=tmp_path / "log")
+    proc = procs.spawn(
+        f"sleep 60 & echo $! > {pidfile}; wait", cwd=tmp_path, env=dict(os.environ), log=tmp_path / "log"
+    )
     deadline = time.monotonic() + 5
     while not pidfile.exists() or not pidfile.read_text().strip():
         assert time.monotonic() < deadline
@@ -17,7 +19,8 @@ def test_stop_ends_the_whole_process_group(tmp_path):
     procs.stop(proc, grace_s=2)
     time.sleep(0.1)
     assert proc.poll() is not None
-    assert not os.path.exists(f"/proc/{grandchild}") or open(f"/proc/{grandchild}/stat").read().split()[2] == "Z"
+    stat = Path(f"/proc/{grandchild}/stat")
+    assert not stat.exists() or stat.read_text().split()[2] == "Z"
 
 
 def test_run_returns_the_exit_code_and_logs_output(tmp_path):

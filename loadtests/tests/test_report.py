@@ -6,39 +6,79 @@ import json
 import pytest
 
 from bench import report, schema
+from bench.records import RawResult
+from bench.report.sections import unacknowledged_writes
+from bench.report.tables import commits
 
 BASE = {
-    "schema_version": 1, "profile": "quick",
+    "schema_version": 1,
+    "profile": "quick",
     "machine": {"cpu_model": "Test CPU", "cores": 2, "memory_bytes": 24 << 30, "kernel": "6.1", "os": "Debian 12"},
     "versions": {"postgres": "postgres (PostgreSQL) 15.18", "python": "3.11.7", "k6": "k6 v1.8.1", "oha": "oha 1.16.0"},
-    "git_commit": "0" * 40, "caps": {"app": {"cpus": 1.0, "mem_bytes": 512 << 20},
-                                     "postgres": {"cpus": 1.0, "mem_bytes": 1 << 30}},
-    "cpu_split": {"app": "0", "postgres": "1", "loadgen": "1"}, "cgroups": "v1", "warnings": [],
+    "git_commit": "0" * 40,
+    "caps": {"app": {"cpus": 1.0, "mem_bytes": 512 << 20}, "postgres": {"cpus": 1.0, "mem_bytes": 1 << 30}},
+    "cpu_split": {"app": "0", "postgres": "1", "loadgen": "1"},
+    "cgroups": "v1",
+    "warnings": [],
 }
 
 
 def stack(name):
-    return {"name": name, "display": name, "language": "L", "language_version": "1", "framework": "F",
-            "framework_version": "2", "server": "S", "data_access": "D"}
+    return {
+        "name": name,
+        "display": name,
+        "language": "L",
+        "language_version": "1",
+        "framework": "F",
+        "framework_version": "2",
+        "server": "S",
+        "data_access": "D",
+    }
 
 
 def stage(vus, rps, p99=10.0, errors=None):
     errors = errors or {}
-    return {"vus": vus, "requests": int(rps * 12), "rps": rps, "duration_s": 12,
-            "latency_ms": {"avg": 1.0, "min": 0.1, "p50": 2.0, "p95": 5.0, "p99": p99, "max": 50.0},
-            "errors": errors, "error_count": sum(errors.values()), "error_rate": 0.0,
-            "sql_statements": int(rps * 24), "sql_per_request": 2.0, "mean_response_bytes": 1500.0,
-            "bytes_received": rps * 12 * 1500, "app_cpu_s": 10.0, "cpu_ms_per_request": 0.25,
-            "app_peak_memory_bytes": 100 << 20, "loadgen_cpu_share": 0.5, "client_bound": False,
-            "oom": False, "oom_kills": 0, "endpoints": {"item_by_id": {"requests": 10, "latency_ms": {"p99": 3.0}}}}
+    latency = {"avg": 1.0, "min": 0.1, "p50": 2.0, "p95": 5.0, "p99": p99, "max": 50.0}
+    return {
+        "vus": vus,
+        "requests": int(rps * 12),
+        "rps": rps,
+        "duration_s": 12,
+        "latency_ms": latency,
+        "errors": errors,
+        "error_count": sum(errors.values()),
+        "error_rate": 0.0,
+        "sql_statements": int(rps * 24),
+        "sql_per_request": 2.0,
+        "mean_response_bytes": 1500.0,
+        "bytes_received": int(rps * 12 * 1500),
+        "app_cpu_s": 10.0,
+        "cpu_ms_per_request": 0.25,
+        "app_peak_memory_bytes": 100 << 20,
+        "loadgen_cpu_share": 0.5,
+        "client_bound": False,
+        "oom": False,
+        "oom_kills": 0,
+        "memory_samples": [],
+        "memory_growth": None,
+        "endpoints": {"item_by_id": {"requests": 10, "latency_ms": dict(latency, p99=3.0)}},
+    }
 
 
 def record(name, scenario, run, rps_by_stage, **extra):
     r = copy.deepcopy(BASE)
-    r.update(stack=stack(name), scenario=scenario, run=run, started_at="2026-11-21T20:00:00+00:00",
-             startup_s=1.5, idle_memory_bytes=20 << 20, app_exit_code=0,
-             stages=[stage(v, rps) for v, rps in rps_by_stage], lost_writes=None,
-             sql_per_request_by_endpoint={"item_by_id": 1.0})
+    r.update(
+        stack=stack(name),
+        scenario=scenario,
+        run=run,
+        started_at="2026-11-21T20:00:00+00:00",
+        startup_s=1.5,
+        idle_memory_bytes=20 << 20,
+        app_exit_code=0,
+        stages=[stage(v, rps) for v, rps in rps_by_stage],
+        lost_writes=None,
+        sql_per_request_by_endpoint={"item_by_id": 1.0},
+    )
     r.update(extra)
     return r
 
@@ -53,14 +93,17 @@ def test_a_generated_record_conforms_to_the_schema():
     assert schema.validate_raw(record("go-gin", "join-filter", 1, [(60, 1000.0), (120, 1100.0)])) == []
 
 
-@pytest.mark.parametrize("mutate,expected", [
-    (lambda r: r.pop("caps"), "'caps' is a required property"),
-    (lambda r: r.update(scenario="nope"), "scenario"),
-    (lambda r: r["stages"][0].update(rps=-1), "stages/0/rps"),
-    (lambda r: r["stages"][0]["errors"].update({"abc": 1}), "stages/0/errors"),
-    (lambda r: r.update(stages=[]), "stages"),
-    (lambda r: r.update(lost_writes={"lost_writes": -1}), "lost_writes"),
-])
+@pytest.mark.parametrize(
+    "mutate,expected",
+    [
+        (lambda r: r.pop("caps"), "'caps' is a required property"),
+        (lambda r: r.update(scenario="nope"), "scenario"),
+        (lambda r: r["stages"][0].update(rps=-1), "stages/0/rps"),
+        (lambda r: r["stages"][0]["errors"].update({"abc": 1}), "stages/0/errors"),
+        (lambda r: r.update(stages=[]), "stages"),
+        (lambda r: r.update(lost_writes={"lost_writes": -1}), "lost_writes"),
+    ],
+)
 def test_the_schema_catches_broken_records(mutate, expected):
     r = record("go-gin", "join-filter", 1, [(60, 1000.0)])
     mutate(r)
@@ -76,19 +119,22 @@ def test_a_failed_record_needs_no_stages():
 
 def test_render_sorts_by_throughput_and_shows_ceiling_efficiency_and_spread(tmp_path):
     raw = tmp_path / "raw"
-    write(raw, [
-        record("slow", "join-filter", 1, [(60, 500.0), (120, 600.0)]),
-        record("slow", "join-filter", 2, [(60, 520.0), (120, 640.0)]),
-        record("fast", "join-filter", 1, [(60, 900.0), (120, 1000.0)]),
-        record("fast", "join-filter", 2, [(60, 950.0), (120, 1100.0)]),
-        record("twin", "join-filter", 1, [(60, 900.0), (120, 1020.0)]),
-        record("ceiling-db", "join-filter", 1, [(60, 2000.0), (120, 2000.0)], kind="ceiling"),
-        record("broken", "join-filter", 1, [], failed="broken exited with code 1"),
-    ])
+    write(
+        raw,
+        [
+            record("slow", "join-filter", 1, [(60, 500.0), (120, 600.0)]),
+            record("slow", "join-filter", 2, [(60, 520.0), (120, 640.0)]),
+            record("fast", "join-filter", 1, [(60, 900.0), (120, 1000.0)]),
+            record("fast", "join-filter", 2, [(60, 950.0), (120, 1100.0)]),
+            record("twin", "join-filter", 1, [(60, 900.0), (120, 1020.0)]),
+            record("ceiling-db", "join-filter", 1, [(60, 2000.0), (120, 2000.0)], kind="ceiling"),
+            record("broken", "join-filter", 1, [], failed="broken exited with code 1"),
+        ],
+    )
     md = report.render(raw, tmp_path / "results.md", tmp_path / "charts")
     text = md.read_text()
     assert "do not edit by hand" in text
-    table = text[text.index("## join-filter"):]
+    table = text[text.index("## join-filter") :]
     rows = [line for line in table.splitlines() if line.startswith("| ") and "| 120 |" in line]
     assert [r.split("|")[1].strip() for r in rows] == ["ceiling-db", "fast", "twin", "slow"]
     fast = next(r for r in rows if r.startswith("| fast"))
@@ -101,15 +147,14 @@ def test_render_sorts_by_throughput_and_shows_ceiling_efficiency_and_spread(tmp_
 
 def test_render_reports_lost_writes(tmp_path):
     raw = tmp_path / "raw"
-    lost = {"items_created": 10, "items_deleted": 4, "categories_created": 1, "item_rows_delta": 5,
-            "category_rows_delta": 1, "lost_writes": 1}
+    lost = lost_writes(lost_writes=1, items_missing=1)
     write(raw, [record("go-gin", "mixed", 1, [(50, 800.0), (100, 900.0)], lost_writes=lost)])
     text = report.render(raw, tmp_path / "results.md", tmp_path / "charts").read_text()
     assert "Lost writes" in text and "go-gin 1" in text
 
 
 def test_render_without_raw_files_says_what_to_do(tmp_path):
-    with pytest.raises(Exception, match="run `./bench run` first"):
+    with pytest.raises(Exception, match=r"run `\./bench run` first"):
         report.render(tmp_path / "empty", tmp_path / "r.md", tmp_path)
 
 
@@ -123,41 +168,74 @@ def test_analysis_is_placed_above_the_tables(tmp_path):
 
 
 def test_commits_name_what_a_partial_rerun_measured():
-    records = [record(name, scenario, 1, [(10, 100.0)])
-               for name in ("a", "b") for scenario in ("join-filter", "mixed")]
-    assert report.commits(records) == f"`{'0' * 12}`"
+    records = [
+        RawResult.model_validate(record(name, scenario, 1, [(10, 100.0)]))
+        for name in ("a", "b")
+        for scenario in ("join-filter", "mixed")
+    ]
+    assert commits(records) == f"`{'0' * 12}`"
     for r in records:
-        if r["stack"]["name"] == "b" and r["scenario"] == "mixed":
-            r["git_commit"] = "1" * 40
-    assert report.commits(records) == f"`{'0' * 12}` for the rest; `{'1' * 12}` for b (mixed)"
+        if r.stack.name == "b" and r.scenario == "mixed":
+            r.git_commit = "1" * 40
+    assert commits(records) == f"`{'0' * 12}` for the rest; `{'1' * 12}` for b (mixed)"
     for r in records:
-        if r["stack"]["name"] == "b":
-            r["git_commit"] = "1" * 40
-    assert report.commits(records) == f"`{'0' * 12}` for the rest; `{'1' * 12}` for b"
+        if r.stack.name == "b":
+            r.git_commit = "1" * 40
+    assert commits(records) == f"`{'0' * 12}` for the rest; `{'1' * 12}` for b"
+
+
+def lost_writes(**figures):
+    counts = dict.fromkeys(
+        (
+            "items_created",
+            "items_deleted",
+            "categories_created",
+            "item_rows_delta",
+            "category_rows_delta",
+            "items_missing",
+            "items_deleted_present",
+            "categories_missing",
+            "seeded_rows_missing",
+            "items_unacknowledged",
+            "categories_unacknowledged",
+            "lost_writes",
+        ),
+        0,
+    )
+    return {**counts, **figures}
 
 
 def test_writes_made_without_a_2xx_are_named_per_table():
-    writes = {"items_unacknowledged": 3, "categories_unacknowledged": 1, "lost_writes": 0}
-    assert report.unacknowledged_writes({"lost_writes": writes}) == "3 items, 1 categories"
-    writes.update(items_unacknowledged=0, categories_unacknowledged=0)
-    assert report.unacknowledged_writes({"lost_writes": writes}) == "0"
-    assert report.unacknowledged_writes({"lost_writes": {"lost_writes": 0}}) == "–"
-    assert report.unacknowledged_writes({"lost_writes": None}) == "–"
+    def with_writes(writes):
+        return RawResult.model_validate(record("go-gin", "mixed", 1, [(50, 10.0)], lost_writes=writes))
+
+    both = lost_writes(items_unacknowledged=3, categories_unacknowledged=1)
+    assert unacknowledged_writes(with_writes(both)) == "3 items, 1 categories"
+    assert unacknowledged_writes(with_writes(lost_writes())) == "0"
+    assert unacknowledged_writes(with_writes(None)) == "–"
 
 
 def test_soak_section_and_its_memory_chart(tmp_path):
     raw = tmp_path / "raw" / "quick"
     write(raw, [record("go-gin", "join-filter", 1, [(60, 1000.0)])])
-    soak = record("go-gin", "mixed", 1, [(50, 450.0)], profile="soak",
-                  lost_writes={"items_created": 9, "items_deleted": 3, "categories_created": 1, "item_rows_delta": 6,
-                               "category_rows_delta": 1, "lost_writes": 0})
-    soak["stages"][0].update(memory_samples=[[2.0 * i, (30 + i % 3) << 20] for i in range(300)],
-                             memory_growth={"second_quarter_peak_bytes": 32 << 20, "last_quarter_peak_bytes": 32 << 20,
-                                            "growing": False})
+    soak = record(
+        "go-gin",
+        "mixed",
+        1,
+        [(50, 450.0)],
+        profile="soak",
+        lost_writes=lost_writes(
+            items_created=9, items_deleted=3, categories_created=1, item_rows_delta=6, category_rows_delta=1
+        ),
+    )
+    soak["stages"][0].update(
+        memory_samples=[[2.0 * i, (30 + i % 3) << 20] for i in range(300)],
+        memory_growth={"second_quarter_peak_bytes": 32 << 20, "last_quarter_peak_bytes": 32 << 20, "growing": False},
+    )
     broken = record("node-express", "mixed", 1, [], profile="soak", failed="exited with code 1")
     write(tmp_path / "raw" / "soak", [soak, broken])
     text = report.render(raw, tmp_path / "results.md", tmp_path / "charts").read_text()
-    section = text[text.index("## Soak"):]
+    section = text[text.index("## Soak") :]
     header = next(line for line in section.splitlines() if line.startswith("| stack"))
     go = next(line for line in section.splitlines() if line.startswith("| go-gin"))
     failed = next(line for line in section.splitlines() if line.startswith("| node-express"))

@@ -1,10 +1,10 @@
 """Starting a stack: failures are reported with the tail of its log, never silently."""
 
 import pytest
+from test_manifest import VALID, write_stack
 
 from bench import manifest, paths, stacks
 from bench.errors import BenchError
-from test_manifest import VALID, write_stack
 
 
 @pytest.fixture
@@ -39,13 +39,14 @@ def test_a_port_in_use_is_refused_before_starting(tmp_path, logs):
     with socket.socket() as busy:
         busy.bind(("127.0.0.1", 0))
         busy.listen()
-        with pytest.raises(BenchError, match="port .* is in use"):
+        with pytest.raises(BenchError, match=r"port .* is in use"):
             stacks.start(stack, port=busy.getsockname()[1], database_url="postgres://x")
 
 
 def test_a_missing_toolchain_says_what_to_install(tmp_path):
-    text = VALID.replace('check = "true"', 'check = "false"').replace('hint = "nothing to install"',
-                                                                     'hint = "install the demo compiler"')
+    text = VALID.replace('check = "true"', 'check = "false"').replace(
+        'hint = "nothing to install"', 'hint = "install the demo compiler"'
+    )
     stack = manifest.load(write_stack(tmp_path, text=text))
-    with pytest.raises(BenchError, match="toolchain missing .* install the demo compiler"):
+    with pytest.raises(BenchError, match=r"toolchain missing .* install the demo compiler"):
         stacks.check_toolchain(stack)

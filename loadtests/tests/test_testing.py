@@ -7,10 +7,12 @@ from bench import fuzz, stacks, testing
 
 def test_junit_counts(tmp_path):
     report = tmp_path / "r.xml"
-    report.write_text(textwrap.dedent("""\
+    report.write_text(
+        textwrap.dedent("""\
         <?xml version="1.0" encoding="utf-8"?>
         <testsuites><testsuite name="pytest" errors="1" failures="2" skipped="3" tests="20"></testsuite></testsuites>
-    """))
+    """)
+    )
     assert testing.junit_counts(report) == (14, 3, 3)
 
 
@@ -23,7 +25,9 @@ def test_junit_counts_of_a_missing_or_broken_report(tmp_path):
 
 def test_free_port_is_bindable():
     import socket
+
     from bench import stacks
+
     port = stacks.free_port()
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", port))
@@ -48,7 +52,7 @@ class _Cluster:
 
 @pytest.mark.parametrize("crashes, attempts, ok", [(0, 1, True), (1, 2, True), (2, 2, False)])
 def test_fuzz_runs_again_only_when_the_fuzzer_itself_crashed(monkeypatch, tmp_path, crashes, attempts, ok):
-    crash = fuzz.Finding("Stateful tests", "fuzzer_crash", "schemathesis itself crashed (SystemError)", "AST")
+    crash = fuzz.Finding("stateful scenarios", "SystemError", "SystemError: AST constructor recursion")
     outcomes = [fuzz.FuzzResult(ok=False, cases=5, failures=[crash])] * crashes
     outcomes.append(fuzz.FuzzResult(ok=True, cases=5, failures=[]))
     calls = []
@@ -62,12 +66,15 @@ def test_fuzz_runs_again_only_when_the_fuzzer_itself_crashed(monkeypatch, tmp_pa
 
 
 def test_a_real_finding_is_not_fuzzed_again(monkeypatch):
-    crash = fuzz.Finding("Stateful tests", "fuzzer_crash", "schemathesis itself crashed (SystemError)", "AST")
-    server_error = fuzz.Finding("GET /items", "not_a_server_error", "Server error", "500")
+    crash = fuzz.Finding("stateful scenarios", "SystemError", "SystemError: AST constructor recursion")
+    server_error = fuzz.Finding("GET /items", "FailureGroup", "Schemathesis found 1 distinct failure")
     calls = []
     monkeypatch.setattr(stacks, "build", lambda stack: None)
     monkeypatch.setattr(stacks, "start", lambda stack, **kwargs: _Running())
-    monkeypatch.setattr(fuzz, "fuzz_stack", lambda url, **kwargs: calls.append(url) or fuzz.FuzzResult(
-        ok=False, cases=5, failures=[crash, server_error]))
+    monkeypatch.setattr(
+        fuzz,
+        "fuzz_stack",
+        lambda url, **kwargs: calls.append(url) or fuzz.FuzzResult(ok=False, cases=5, failures=[crash, server_error]),
+    )
     result = testing.run_fuzz(type("Stack", (), {"name": "tiny"})(), _Cluster(), max_examples=1, seconds=10)
     assert len(calls) == 1 and not result.steps["fuzz"].ok and result.failed == 2

@@ -13,10 +13,16 @@ def write_log(tmp_path, *lines):
 
 
 def test_the_log_keeps_ids_by_kind_and_skips_k6s_own_lines(tmp_path):
-    log = write_log(tmp_path, "bench-write item_created 100001", "bench-write item_created 100002",
-                    'Request Failed error="read: connection reset by peer"', "bench-write item_deleted 100001",
-                    "bench-write item_delete_unconfirmed 100002", "bench-write category_created 2001",
-                    "bench-write item_created 12x")
+    log = write_log(
+        tmp_path,
+        "bench-write item_created 100001",
+        "bench-write item_created 100002",
+        'Request Failed error="read: connection reset by peer"',
+        "bench-write item_deleted 100001",
+        "bench-write item_delete_unconfirmed 100002",
+        "bench-write category_created 2001",
+        "bench-write item_created 12x",
+    )
     assert log.items_created == {100001, 100002}
     assert (log.items_deleted, log.items_delete_unconfirmed, log.categories_created) == ({100001}, {100002}, {2001})
     log.read(tmp_path / "missing.log")  # a stage that wrote nothing leaves no file
@@ -26,7 +32,7 @@ def test_the_log_keeps_ids_by_kind_and_skips_k6s_own_lines(tmp_path):
 def test_logged_ids_must_match_what_k6_counted(tmp_path):
     log = write_log(tmp_path, "bench-write item_created 7")
     log.agrees_with({"items_created": 1, "items_deleted": 0, "categories_created": 0})
-    with pytest.raises(BenchError, match="counted 2 items created .* logged 1"):
+    with pytest.raises(BenchError, match=r"counted 2 items created .* logged 1"):
         log.agrees_with({"items_created": 2, "items_deleted": 0, "categories_created": 0})
 
 
@@ -35,24 +41,32 @@ COUNTED = {"items_created": 4, "items_deleted": 1, "categories_created": 1}
 
 
 def judged(tmp_path, after):
-    log = write_log(tmp_path, *[f"bench-write item_created {i}" for i in (101, 102, 103, 104)],
-                    "bench-write item_deleted 101", "bench-write item_delete_unconfirmed 102",
-                    "bench-write category_created 11")
+    log = write_log(
+        tmp_path,
+        *[f"bench-write item_created {i}" for i in (101, 102, 103, 104)],
+        "bench-write item_deleted 101",
+        "bench-write item_delete_unconfirmed 102",
+        "bench-write category_created 11",
+    )
     return writes.judge(BEFORE, after, log, COUNTED)
 
 
 def test_every_2xx_write_found_is_no_loss(tmp_path):
     # 102's delete got no 204 but was made; 105 was created by a request answered 503.
     figures = judged(tmp_path, writes.After({103, 104, 105}, {11}, 100, 10))
-    assert figures["lost_writes"] == 0
-    assert (figures["items_unacknowledged"], figures["categories_unacknowledged"]) == (2, 0)
-    assert (figures["item_rows_delta"], figures["category_rows_delta"]) == (3, 1)
+    assert figures.lost_writes == 0
+    assert (figures.items_unacknowledged, figures.categories_unacknowledged) == (2, 0)
+    assert (figures.item_rows_delta, figures.category_rows_delta) == (3, 1)
 
 
 def test_a_missing_create_a_surviving_delete_and_a_lost_seeded_row_are_losses(tmp_path):
     figures = judged(tmp_path, writes.After({101, 102, 104}, set(), 99, 10))
-    assert (figures["items_missing"], figures["items_deleted_present"], figures["categories_missing"],
-            figures["seeded_rows_missing"]) == (1, 1, 1, 1)
-    assert figures["lost_writes"] == 4
+    assert (
+        figures.items_missing,
+        figures.items_deleted_present,
+        figures.categories_missing,
+        figures.seeded_rows_missing,
+    ) == (1, 1, 1, 1)
+    assert figures.lost_writes == 4
     # 102 was still there though its delete was not confirmed: neither loss nor extra write.
-    assert figures["items_unacknowledged"] == 0
+    assert figures.items_unacknowledged == 0

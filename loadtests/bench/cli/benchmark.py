@@ -1,0 +1,185 @@
+"""`./bench run` and `./bench report`: the benchmark and its results.md."""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+from pathlib import Path
+from typing import TYPE_CHECKING, Literal
+
+import click
+
+from bench import paths
+from bench.cli.group import cli
+from bench.console import console
+from bench.errors import BenchError
+from bench.lock import Lock
+
+if TYPE_CHECKING:
+    from bench.records import FaultKind
+
+
+@cli.command()
+@click.argument("impls", nargs=-1, metavar="[IMPL]...")
+@click.option(
+    "--scenario",
+    "scenario_names",
+    multiple=True,
+    metavar="S",
+    help="read-heavy, join-filter, mixed, heavy-body or avatar (repeatable; all by default).",
+)
+@click.option(
+    "--profile",
+    type=click.Choice(["smoke", "quick", "full", "soak"]),
+    default="quick",
+    show_default=True,
+    help="smoke: seconds, proves the pipeline, publishes nothing; quick: short stages; "
+    "full: the original study's 10-minute stages with 60 s ramps; soak: the mixed "
+    "scenario for 10 minutes at 50 VUs, failing a stack whose memory keeps growing.",
+)
+@click.option(
+    "--mem-ladder",
+    is_flag=True,
+    help="Step the app's memory cap down (512, 256, 128, 64, 32 MiB) on the avatar and "
+    "join-filter scenarios; record the smallest cap served without errors.",
+)
+@click.option(
+    "--fault",
+    type=click.Choice(["db-restart"]),
+    help="db-restart: stop PostgreSQL a third into the mixed scenario's first stage and "
+    "start it again; the stack must answer 503s, recover within 5 s, lose no write.",
+)
+@click.option(
+    "--repeat",
+    type=click.IntRange(1, 20),
+    default=1,
+    show_default=True,
+    help="Runs per stack × scenario; results show the median with min–max.",
+)
+@click.option("--app-cpus", metavar="LIST", help="CPU set of the application (default 0).")
+@click.option("--db-cpus", metavar="LIST", help="CPU set of PostgreSQL (default 1).")
+@click.option("--loadgen-cpus", metavar="LIST", help="CPU set of k6/oha (default 1 on 2 cores, 2-N on more).")
+@click.option("--yes", is_flag=True, help="Do not ask before a run estimated at over an hour.")
+@click.option(
+    "--no-ceilings",
+    "ceilings",
+    flag_value=False,
+    default=True,
+    help="Skip the database and HTTP ceilings (for comparing stacks or settings only).",
+)
+@click.option(
+    "--output",
+    type=click.Path(file_okay=False, path_type=Path),
+    help="Write raw results and the report here instead of results/ (for experiments that "
+    "are not to be published, such as comparing a stack's settings).",
+)
+def run(
+    impls: tuple[str, ...],
+    scenario_names: tuple[str, ...],
+    profile: Literal["smoke", "quick", "full", "soak"],
+    repeat: int,
+    mem_ladder: bool,
+    fault: FaultKind | None,
+    app_cpus: str | None,
+    db_cpus: str | None,
+    loadgen_cpus: str | None,
+    yes: bool,
+    ceilings: bool,
+    output: Path | None,
+) -> None:
+    """Benchmark stacks (all by default) and write the raw results and results.md.
+
+    For each stack × scenario × run: reset the database, start the stack in its cgroup
+    (CPU set and memory cap from compose.yaml), wait for /health, warm up (not counted),
+    run each stage with k6 or oha on the load generator's CPUs, and stop the stack.
+    Per stage it records requests/s, latency percentiles, errors by status, app CPU per
+    request, peak memory, SQL statements per request and response bytes; after write
+    scenarios, that no 2xx write was lost. Raw JSON goes to results/raw/PROFILE/ (smoke runs
+    to .bench/results/, never published) and results.md is rendered from it.
+    """
+    from pydantic import TypeAdapter
+
+    from bench import manifest, measure, postgres, report, scenarios
+    from bench.records import CpuList, CpuSplit
+
+    selected = manifest.select(impls)
+    unknown = [s for s in scenario_names if s not in scenarios.SCENARIOS]
+    if unknown:
+        raise BenchError(f"unknown scenario {', '.join(unknown)}: choose from {', '.join(scenarios.SCENARIOS)}")
+    if profile == "soak" or fault:
+        scenario_names = scenario_names or (scenarios.SOAK_SCENARIO,)
+    elif mem_ladder:
+        scenario_names = scenario_names or measure.LADDER_SCENARIOS
+    chosen = [scenarios.SCENARIOS[s] for s in (scenario_names or scenarios.SCENARIOS)]
+    default = measure.default_split(os.cpu_count() or 1)
+    cpus = {
+        "app": app_cpus or default.app,
+        "db": db_cpus or default.postgres,
+        "loadgen": loadgen_cpus or default.loadgen,
+    }
+    for role, value in cpus.items():
+        try:
+            measure.cpu_count(value)
+            TypeAdapter(CpuList).validate_python(value)
+        except ValueError:  # pydantic's ValidationError too
+            raise BenchError(f"--{role}-cpus {value!r} is not a CPU list like 0 or 2-3") from None
+    split = CpuSplit(app=cpus["app"], postgres=cpus["db"], loadgen=cpus["loadgen"])
+    where_to = paths.result_paths(profile, output)
+    plan = measure.Plan(
+        selected,
+        chosen,
+        profile,
+        repeat,
+        split,
+        where_to.output,
+        fault=fault,
+        ceilings=ceilings and not (mem_ladder or fault or profile == "soak"),
+    )
+    estimate = plan.estimate_seconds() * (len(measure.MEM_LADDER_MIB) if mem_ladder else 1)
+    console.print(
+        f"{len(selected)} stack(s) × {len(chosen)} scenario(s) × {repeat} run(s), profile {profile}: "
+        f"about {estimate / 60:.0f} min"
+    )
+    if estimate > 3600 and not yes and sys.stdin.isatty():
+        click.confirm("That is over an hour. Go on?", abort=True)
+    with Lock(), postgres.session() as cluster:
+        started = time.monotonic()
+        results = (measure.execute_ladder if mem_ladder else measure.execute)(plan, cluster)
+        # results.md is the quick (or full) profile's; ladder, soak and fault runs add sections to it.
+        main_profile = profile if profile in ("smoke", "quick", "full") else "quick"
+        raw = where_to.output / "raw" / main_profile
+        target = where_to.target
+        if any(raw.glob("*.json")):
+            report.render(raw, target, where_to.output, analysis=where_to.analysis)
+        else:
+            target = raw.parent
+            console.print(f"results.md is rendered once a {main_profile} run exists; raw results are in {target}")
+        verdict = measure.verdict(results, ladder=mem_ladder)
+        where = target.relative_to(paths.ROOT) if target.is_relative_to(paths.ROOT) else target
+        console.print(f"done in {(time.monotonic() - started) / 60:.1f} min: {verdict.summary}; report {where}")
+        for problem in verdict.problems:
+            console.print(f"  [red]{problem}[/]")
+        if verdict.problems:
+            sys.exit(1)
+
+
+@cli.command("report")
+@click.option(
+    "--profile",
+    type=click.Choice(["smoke", "quick", "full"]),
+    default="quick",
+    show_default=True,
+    help="Which profile's raw results to render (memory-ladder, soak and fault results are added as sections).",
+)
+def report_command(profile: str) -> None:
+    """Render results.md and its charts from the raw JSON files (never edit results.md by hand).
+
+    Reads results/raw/PROFILE/*.json (smoke: .bench/results/raw/smoke/) and the hand-written
+    results/analysis.md, which is placed above the generated tables.
+    """
+    from bench import report
+
+    where_to = paths.result_paths(profile)
+    report.render(where_to.output / "raw" / profile, where_to.target, where_to.output, analysis=where_to.analysis)
+    console.print(f"wrote {where_to.target}")

@@ -1,0 +1,86 @@
+"""`./bench test` and `./bench fuzz`: the stacks and the runner checked."""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+from bench.cli.group import cli
+from bench.console import console
+from bench.lock import Lock
+
+
+@cli.command()
+@click.argument("impls", nargs=-1, metavar="[IMPL]...")
+@click.option(
+    "--no-smoke",
+    "smoke",
+    flag_value=False,
+    default=True,
+    help="Skip the smoke benchmark of go-gin (every scenario, a few seconds each).",
+)
+def test(impls: tuple[str, ...], smoke: bool) -> None:
+    """Build and test stacks (all by default), then the runner itself.
+
+    For each stack: build it, run its own tests against a freshly reset database, then start
+    it and run the conformance suite of spec/ against it on another fresh database, including
+    the resilience cases that stop and restart PostgreSQL, check that SIGTERM ends it
+    cleanly, and fuzz it briefly with schemathesis (`./bench fuzz` goes further). Then
+    `./bench run go-gin --profile smoke` with its raw JSON checked against the schema, the
+    checks of compose.yaml and of the stacks' Dockerfiles, and the runner's own
+    tests; ruff and mypy check the runner's code first. Prints a pass/fail table; exits 1 on
+    any failure. Logs are in .bench/logs/.
+    """
+    from bench import manifest, postgres, testing
+
+    selected = manifest.select(impls)
+    with Lock():
+        runner = testing.run_lint()
+        with postgres.session() as cluster:
+            results = [testing.run_stack(stack, cluster) for stack in selected]
+            names = [s.name for s in selected]
+            if smoke and testing.SMOKE_STACK in names and all(r.ok for r in results if r.stack == testing.SMOKE_STACK):
+                smoke_stack = selected[names.index(testing.SMOKE_STACK)]
+                results.append(testing.run_smoke(smoke_stack, cluster))
+            results.append(testing.run_docker_checks(names if impls else None))
+            results.append(testing.run_runner_tests(runner))
+            testing.print_table(results)
+            passed = sum(r.passed for r in results)
+            failed = sum(r.failed for r in results)
+            # A plain closing line that CI reads: test cases of the conformance suite and the runner.
+            console.print(f"tests: {passed} passed, {failed} failed")
+            if not all(r.ok for r in results):
+                sys.exit(1)
+
+
+@cli.command()
+@click.argument("impls", nargs=-1, metavar="[IMPL]...")
+@click.option(
+    "--max-examples",
+    type=click.IntRange(1, 10_000),
+    default=100,
+    show_default=True,
+    help="Generated cases per operation and phase.",
+)
+@click.option("--seconds", type=click.IntRange(10, 7200), default=300, show_default=True, help="Time budget per stack.")
+def fuzz(impls: tuple[str, ...], max_examples: int, seconds: int) -> None:
+    """Fuzz stacks (all by default) with schemathesis, generated from spec/openapi.yaml.
+
+    Each stack runs on a freshly reset database; every operation is sent generated valid and
+    invalid requests (and create → get chains through the spec's links), bounded in examples
+    and time. Any 5xx, any answer that breaks the spec (status, content type, body schema) and
+    any request that hangs is a failure, printed with a curl command that reproduces it.
+    Logs are in .bench/logs/fuzz/.
+    """
+    from bench import manifest, postgres, testing
+
+    selected = manifest.select(impls)
+    with Lock(), postgres.session() as cluster:
+        results = [
+            testing.run_fuzz(stack, cluster, max_examples=max_examples, seconds=seconds, verbose=True)
+            for stack in selected
+        ]
+    testing.print_table(results)
+    if not all(r.ok for r in results):
+        sys.exit(1)

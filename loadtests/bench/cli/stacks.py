@@ -1,0 +1,88 @@
+"""`./bench build` and `./bench serve`: one stack at a time, by hand."""
+
+from __future__ import annotations
+
+import time
+from typing import TYPE_CHECKING
+
+import click
+
+from bench import procs
+from bench.cli.group import cli
+from bench.console import console
+from bench.errors import BenchError
+from bench.lock import Lock
+
+if TYPE_CHECKING:
+    from bench.manifest import Stack
+    from bench.postgres import Cluster
+
+
+@cli.command()
+@click.argument("impls", nargs=-1, metavar="[IMPL]...")
+@click.option("--force", is_flag=True, help="Build even when nothing changed.")
+def build(impls: tuple[str, ...], force: bool) -> None:
+    """Build stacks (all by default) from their impl.toml, skipping those that are up to date.
+
+    A stack is up to date when none of its files that git would track changed since its
+    last successful build and its artifact exists.
+    """
+    from bench import manifest, stacks
+
+    selected = manifest.select(impls)
+    with Lock():
+        for stack in selected:
+            with console.status(f"building {stack.name}"):
+                started = time.monotonic()
+                built = stacks.build(stack, force=force)
+            console.print(
+                f"{stack.name}: " + (f"built in {time.monotonic() - started:.0f} s" if built else "up to date")
+            )
+
+
+@cli.command()
+@click.argument("impl", metavar="IMPL")
+@click.option(
+    "--port",
+    type=click.IntRange(1, 65535),
+    default=8080,
+    show_default=True,
+    help="Port the stack listens on (127.0.0.1).",
+)
+def serve(impl: str, port: int) -> None:
+    """Run one stack on a freshly seeded database until Ctrl-C.
+
+    Builds it if needed, resets the database, starts the stack with the same environment
+    the benchmark uses, prints its base URL, and stops everything it started on Ctrl-C.
+    """
+    from bench import manifest, postgres, stacks
+
+    (stack,) = manifest.select([impl])
+    with Lock():
+        with console.status(f"building {stack.name}"):
+            stacks.build(stack)
+        with postgres.session() as cluster:
+            cluster.reset()
+            serve_until_interrupted(stack, cluster, port)
+
+
+def serve_until_interrupted(stack: Stack, cluster: Cluster, port: int) -> None:
+    from bench import stacks
+
+    with console.status(f"starting {stack.name}"):
+        running = stacks.start(stack, port=port, database_url=cluster.url())
+    console.print(
+        f"{stack.display} is serving at [bold]{running.base_url}[/] "
+        f"(healthy after {running.startup_s:.1f} s; log {running.log})"
+    )
+    console.print(f"DATABASE_URL={cluster.url()}  ·  Ctrl-C stops it")
+    try:
+        running.proc.wait()
+        raise BenchError(
+            f"{stack.name} exited with code {running.proc.returncode}; "
+            f"log {running.log}:\n{procs.tail(running.log, 20)}"
+        )
+    except KeyboardInterrupt:
+        console.print(f"\nstopping {stack.name}")
+    finally:
+        running.stop()

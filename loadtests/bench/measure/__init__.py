@@ -1,0 +1,29 @@
+"""`./bench run`: the benchmark itself.
+
+plan          what to run: stacks, scenarios, profile, CPU split (Plan)
+orchestrate   runs a plan job by job and writes one raw record per job (execute, execute_ladder)
+stack_run     one stack × scenario × run: start it, load it, check it, stop it
+ceiling_run   the database and HTTP ceilings of a scenario
+k6, oha, pgbench   the stage runners of each load generator; load runs one to completion
+probes        what is measured around a stage: app CPU and memory, SQL statement counts
+roles         the cgroups (or taskset pinning) of the app, PostgreSQL and the load generator
+faults        faults injected during a stage (PostgreSQL restarted)
+display       the live status line
+verdict       what a run must not have
+"""
+
+from bench.measure.orchestrate import execute, execute_ladder
+from bench.measure.plan import LADDER_SCENARIOS, MEM_LADDER_MIB, Plan, cpu_count, default_split
+from bench.measure.verdict import Verdict, verdict
+
+__all__ = [
+    "LADDER_SCENARIOS",
+    "MEM_LADDER_MIB",
+    "Plan",
+    "Verdict",
+    "cpu_count",
+    "default_split",
+    "execute",
+    "execute_ladder",
+    "verdict",
+]

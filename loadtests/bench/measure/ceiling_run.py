@@ -1,0 +1,85 @@
+"""The ceilings of one scenario, measured like a stack: same stages, same CPU sets
+(bench.ceilings says what they are)."""
+
+from __future__ import annotations
+
+import functools
+from datetime import UTC, datetime
+
+from bench import ceilings, procs, stacks
+from bench.measure.context import Context
+from bench.measure.oha import avatar_stages
+from bench.measure.pgbench import database_ceiling_stages
+from bench.measure.probes import Statements
+from bench.records import RawResult, StackInfo
+from bench.scenarios import Scenario
+
+CEILING_DB = StackInfo(
+    name="ceiling-db",
+    display="database ceiling (pgbench, as many connections as DB_POOL_SIZE)",
+    language="SQL",
+    language_version="",
+    framework="pgbench",
+    framework_version="",
+    server="PostgreSQL",
+    data_access="the scenario's SQL, prepared",
+)
+CEILING_HTTP = StackInfo(
+    name="ceiling-http",
+    display="HTTP ceiling (nginx return 302)",
+    language="C",
+    language_version="",
+    framework="nginx",
+    framework_version="",
+    server="nginx",
+    data_access="none",
+)
+
+
+def ceiling_of(scenario: Scenario) -> StackInfo:
+    """The database's for the k6 scenarios, nginx's for the avatar."""
+    return CEILING_DB if scenario.tool == "k6" else CEILING_HTTP
+
+
+def run_ceiling(ctx: Context, scenario: Scenario, run_number: int) -> RawResult:
+    label = f"ceiling · {scenario.name} · run {run_number}/{ctx.plan.repeat}"
+    ctx.cluster.reset()
+    statements = Statements(ctx.cluster)
+    started_at = datetime.now(UTC).replace(microsecond=0)
+    idle_memory = None
+    nginx = None
+    try:
+        if scenario.tool == "k6":
+            stages = database_ceiling_stages(ctx, scenario, label=label, statements=statements)
+        else:
+            ctx.roles.fresh_app()
+            nginx, base_url = ceilings.start_nginx(functools.partial(ctx.roles.wrap, "app"), stacks.free_port())
+            idle_memory = ctx.roles.app.memory_bytes() if ctx.roles.app is not None else None
+            stages = avatar_stages(
+                ctx,
+                scenario,
+                url=base_url + "/avatar",
+                name=f"ceiling-{scenario.name}",
+                label=label,
+                statements=statements,
+            )
+    finally:
+        statements.close()
+        if nginx is not None:
+            procs.stop(nginx)
+    return RawResult.model_validate(
+        {
+            **ctx.header.model_dump(exclude_unset=True),
+            "stack": ceiling_of(scenario),
+            "kind": "ceiling",
+            "scenario": scenario.name,
+            "run": run_number,
+            "started_at": started_at,
+            "startup_s": 0.0,
+            "idle_memory_bytes": idle_memory,
+            "app_exit_code": None,
+            "stages": stages,
+            "lost_writes": None,
+            "sql_per_request_by_endpoint": {},
+        }
+    )

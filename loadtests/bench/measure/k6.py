@@ -1,0 +1,69 @@
+"""The k6 stages of one stack × scenario: an uncounted warm-up, then one k6 run per stage,
+each stage's writes logged by id for the lost-write check (bench.writes)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from bench import loadgen, writes
+from bench.errors import BenchError
+from bench.loadgen import K6Summary, LoadFigures
+from bench.measure.context import Context, logs
+from bench.measure.load import run_load
+from bench.scenarios import TIMING, Scenario
+
+# k6's exit code when a threshold failed; the scripts' thresholds always pass, so it means nothing here.
+K6_THRESHOLD_FAILED = 99
+
+
+class K6Stages:
+    def __init__(self, ctx: Context, scenario: Scenario, *, name: str, label: str, base_url: str) -> None:
+        self.ctx, self.scenario = ctx, scenario
+        self.name, self.label, self.base_url = name, label, base_url
+        self.write_log = writes.WriteLog()
+        self.writes_counted: list[loadgen.K6Writes] = []
+
+    def warm_up(self) -> None:
+        self._run("warmup")
+
+    def stage(self, vus: int) -> LoadFigures:
+        summary = self._run(str(vus))
+        (figures,) = summary.stages
+        figures.duration_s = summary.stage_seconds
+        figures.requests_sent = summary.total_requests
+        return figures
+
+    def counted(self) -> dict[str, int]:
+        """The writes k6 counted with a 2xx over every run so far, the warm-up's included."""
+        return {name: sum(getattr(w, name) for w in self.writes_counted) for name in writes.COUNTED}
+
+    def _run(self, stage: str) -> K6Summary:
+        prefix = f"{self.name}-{stage}"
+        summary, log = logs() / f"{prefix}.json", logs() / f"{prefix}.log"
+        summary.unlink(missing_ok=True)
+        written: Path | None = None
+        if self.scenario.writes:
+            written = logs() / f"{prefix}.writes.log"
+            written.unlink(missing_ok=True)
+        command = self.ctx.roles.wrap(
+            "loadgen",
+            loadgen.k6_command(
+                self.ctx.tools["k6"],
+                self.scenario.name,
+                base_url=self.base_url,
+                profile=self.ctx.plan.profile,
+                stage=stage,
+                summary=summary,
+                writes_log=written,
+            ),
+        )
+        timing = TIMING[self.ctx.plan.profile]
+        limit = timing["warmup"] + timing["ramp"] + timing["stage"] + 120
+        code = run_load(command, log, self.ctx.display, limit)
+        if code not in (0, K6_THRESHOLD_FAILED) or not summary.exists():
+            raise BenchError(f"k6 failed (exit {code}) on {self.label} stage {stage}; log {log}")
+        if written is not None:
+            self.write_log.read(written)
+        parsed = loadgen.parse_k6_summary(summary)
+        self.writes_counted.append(parsed.writes)
+        return parsed

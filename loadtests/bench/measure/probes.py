@@ -1,0 +1,202 @@
+"""What the runner measures around the load: the app's CPU time and memory (from its cgroup),
+the SQL statements PostgreSQL executed (pg_stat_statements), and memory sampled during a stage."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from types import TracebackType
+
+import httpx
+import psycopg
+
+from bench import cgroups
+from bench.loadgen import LoadFigures
+from bench.measure.plan import cpu_count
+from bench.measure.roles import Roles
+from bench.postgres import Cluster
+from bench.records import MemoryGrowth, Stage
+from bench.scenarios import prepare_probe
+
+# A load generator using this share of its CPU set or more is the bottleneck, not the stack.
+CLIENT_BOUND_SHARE = 0.9
+PROBE_REQUESTS = 20
+
+
+class Statements:
+    """SQL statements executed in the working database, from pg_stat_statements."""
+
+    def __init__(self, cluster: Cluster) -> None:
+        self.cluster = cluster
+        self.conn = cluster.connect()
+
+    def total(self) -> int:
+        try:
+            return self._total()
+        except psycopg.OperationalError:
+            # PostgreSQL was restarted under us (the db-restart fault); its statistics survive it.
+            self.conn.close()
+            self.conn = self.cluster.connect()
+            return self._total()
+
+    def _total(self) -> int:
+        row = self.conn.execute(
+            "SELECT coalesce(sum(calls), 0) FROM pg_stat_statements s JOIN pg_database d ON d.oid = s.dbid "
+            "WHERE d.datname = 'bench'"
+        ).fetchone()
+        return int(row[0]) if row else 0
+
+    def close(self) -> None:
+        self.conn.close()
+
+
+def sql_per_endpoint(base_url: str, endpoints: tuple[str, ...], statements: Statements) -> Iterator[tuple[str, float]]:
+    """SQL statements per request of each endpoint in turn: PROBE_REQUESTS requests sent one at
+    a time. A generator, so that the endpoints counted before a failure are kept."""
+    with httpx.Client(base_url=base_url, timeout=30) as client:
+        for endpoint in endpoints:
+            requests = [prepare_probe(endpoint, client) for _ in range(PROBE_REQUESTS)]
+            before = statements.total()
+            for send in requests:
+                send()
+            yield endpoint, (statements.total() - before) / PROBE_REQUESTS
+
+
+class MemorySampler:
+    """The app's memory every few seconds while a stage runs, for the soak's growth check."""
+
+    INTERVAL_S = 2.0
+
+    def __init__(self, group: cgroups.Group, started: float) -> None:
+        self.group, self.started = group, started
+        self.samples: list[tuple[float, int]] = []
+        self.done = threading.Event()
+        self.thread = threading.Thread(target=self._run, daemon=True)
+        self.thread.start()
+
+    def _run(self) -> None:
+        while not self.done.wait(self.INTERVAL_S):
+            try:
+                self.samples.append((round(time.monotonic() - self.started, 1), self.group.memory_bytes()))
+            except OSError:
+                return
+
+    def stop(self) -> list[tuple[float, int]]:
+        self.done.set()
+        self.thread.join()
+        return self.samples
+
+
+def memory_growth(samples: list[tuple[float, int]]) -> MemoryGrowth | None:
+    """Whether memory keeps growing: the last quarter's peak against the second quarter's
+    (the first is warm-up). Garbage-collected runtimes saw-tooth, so peaks, not means; a stack
+    "keeps growing" when the later peak is over 10% and over 8 MiB higher."""
+    if len(samples) < 8:
+        return None
+    quarter = len(samples) // 4
+    second = max(b for _, b in samples[quarter : 2 * quarter])
+    last = max(b for _, b in samples[3 * quarter :])
+    return MemoryGrowth(
+        second_quarter_peak_bytes=second,
+        last_quarter_peak_bytes=last,
+        growing=last > second * 1.10 and last - second > 8 << 20,
+    )
+
+
+@dataclass(frozen=True)
+class AppReading:
+    """The app's and the load generator's counters at one moment (with cgroups)."""
+
+    app_cpu_s: float
+    loadgen_cpu_s: float
+    oom_kills: int
+    peak_bytes: int | None = None
+
+    @staticmethod
+    def take(app: cgroups.Group, loadgen: cgroups.Group) -> AppReading:
+        return AppReading(app.cpu_seconds(), loadgen.cpu_seconds(), app.oom_kills(), app.memory_peak_bytes())
+
+
+class StageMeter:
+    """The app's CPU, memory and SQL deltas around one stage of load:
+
+    with StageMeter(roles, statements) as meter:
+        figures = run_the_load()
+    stage = meter.stage(figures)
+    """
+
+    def __init__(self, roles: Roles, statements: Statements) -> None:
+        self.roles, self.statements = roles, statements
+        self.before: AppReading | None = None
+        self.after: AppReading | None = None
+        self.sql_before = self.sql = 0
+        self.started = self.wall = 0.0
+        self.sampler: MemorySampler | None = None
+        self.samples: list[tuple[float, int]] = []
+
+    def __enter__(self) -> StageMeter:
+        app, loadgen = self.roles.app, self.roles.loadgen
+        if app is not None and loadgen is not None:
+            app.reset_peak()
+            self.before = AppReading.take(app, loadgen)
+        self.sql_before = self.statements.total()
+        self.started = time.monotonic()
+        self.sampler = MemorySampler(app, self.started) if app is not None else None
+        return self
+
+    def __exit__(
+        self, kind: type[BaseException] | None, error: BaseException | None, trace: TracebackType | None
+    ) -> None:
+        self.samples = self.sampler.stop() if self.sampler else []
+        self.wall = time.monotonic() - self.started
+        if error is not None:
+            return
+        self.sql = self.statements.total() - self.sql_before
+        app, loadgen = self.roles.app, self.roles.loadgen
+        if app is not None and loadgen is not None:
+            self.after = AppReading.take(app, loadgen)
+
+    def stage(self, figures: LoadFigures) -> Stage:
+        """The stage's record: the load generator's figures and what was measured around them."""
+        requests = figures.requests or 0
+        # CPU and SQL are counted over the whole load-generator run, ramp included: divide by all
+        # the requests it sent, not only the steady phase's.
+        sent = figures.requests_sent or requests
+        return Stage.model_validate(
+            {
+                **figures.model_dump(exclude_unset=True, exclude={"active_s", "requests_sent"}),
+                "memory_samples": self.samples,
+                "memory_growth": memory_growth(self.samples),
+                "sql_statements": self.sql,
+                "sql_per_request": self.sql / sent if sent else None,
+                "mean_response_bytes": figures.bytes_received / requests
+                if requests and figures.bytes_received
+                else None,
+                **self._cost(figures, sent),
+                "error_rate": figures.error_count / requests if requests else None,
+            }
+        )
+
+    def _cost(self, figures: LoadFigures, sent: int) -> dict[str, object]:
+        """The app's CPU and memory, and the load generator's CPU share; unknown without cgroups."""
+        if self.before is None or self.after is None:
+            names = ("app_cpu_s", "cpu_ms_per_request", "app_peak_memory_bytes", "loadgen_cpu_share", "client_bound")
+            return {**dict.fromkeys(names), "oom_kills": None, "oom": False}
+        app_cpu = self.after.app_cpu_s - self.before.app_cpu_s
+        # oha reports how long it was sending; its start-up would otherwise dilute the share of a
+        # blast that lasts under a second.
+        active = min(figures.active_s or self.wall, self.wall)
+        used = (self.after.loadgen_cpu_s - self.before.loadgen_cpu_s) / active
+        share = min(used / cpu_count(self.roles.split.loadgen), 1.0)
+        kills = self.after.oom_kills - self.before.oom_kills
+        return {
+            "app_cpu_s": app_cpu,
+            "cpu_ms_per_request": app_cpu * 1000 / sent if sent else None,
+            "app_peak_memory_bytes": self.after.peak_bytes,
+            "loadgen_cpu_share": share,
+            "client_bound": share >= CLIENT_BOUND_SHARE,
+            "oom_kills": kills,
+            "oom": bool(kills),
+        }

@@ -1,0 +1,239 @@
+"""The raw result records of `./bench run`: one JSON file per stack × scenario × run in
+results/raw/PROFILE/, which `./bench report` renders alone.
+
+raw-result.schema.json beside this file is generated from these models (bench.schema).
+Optional fields stay absent from a file unless the runner set them: records are written with
+`exclude_unset`, so a record read and written again is the same JSON.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated, Any, Literal, Self
+
+from pydantic import (
+    AwareDatetime,
+    BaseModel,
+    ConfigDict,
+    Field,
+    NonNegativeFloat,
+    NonNegativeInt,
+    PlainSerializer,
+    PositiveInt,
+    StringConstraints,
+    model_validator,
+)
+
+SCHEMA_VERSION = 1
+
+Profile = Literal["smoke", "quick", "full", "soak"]
+FaultKind = Literal["db-restart"]
+ScenarioName = Literal["read-heavy", "join-filter", "mixed", "heavy-body", "avatar"]
+CpuList = Annotated[str, StringConstraints(pattern=r"^[0-9]+(-[0-9]+)?(,[0-9]+(-[0-9]+)?)*$")]
+# An unexpected status as k6 and oha report it: the code, 0 for a transport error, or "other".
+Status = Annotated[str, StringConstraints(pattern=r"^([0-9]{1,3}|other)$")]
+# As the runner has always written it (2026-11-22T04:21:37+00:00), not pydantic's Z form.
+Timestamp = Annotated[AwareDatetime, PlainSerializer(lambda t: t.isoformat(), return_type=str)]
+
+
+class Model(BaseModel):
+    model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True)
+
+
+class Machine(Model):
+    cpu_model: str
+    cores: PositiveInt
+    memory_bytes: NonNegativeInt
+    kernel: str
+    os: str
+
+
+class Versions(Model):
+    """The first line each tool prints for its version; a load generator the run did not use is absent."""
+
+    postgres: str | None
+    python: str
+    k6: str | None = None
+    oha: str | None = None
+
+
+class Cap(Model):
+    cpus: Annotated[float, Field(gt=0)]
+    mem_bytes: PositiveInt | None
+
+
+class Caps(Model):
+    """The caps of compose.yaml, applied to the native run too; a stack whose caps differ from
+    the shared "app" ones has its own entry."""
+
+    model_config = ConfigDict(extra="allow")
+    __pydantic_extra__: dict[str, Cap]
+
+    app: Cap
+    postgres: Cap
+
+
+class CpuSplit(Model):
+    """The CPU sets of the three roles (taskset or cpuset syntax: 0, 1-3, 0,2)."""
+
+    app: CpuList
+    postgres: CpuList
+    loadgen: CpuList
+
+
+class StackInfo(Model):
+    name: str
+    display: str
+    language: str
+    language_version: str
+    framework: str
+    framework_version: str
+    server: str
+    data_access: str
+
+
+class Latency(Model):
+    """Milliseconds. pgbench reports only the mean: its percentiles stay null, not invented."""
+
+    avg: float | None
+    p50: float | None
+    p95: float | None
+    p99: float | None
+    max: float | None
+    min: float | None = None
+
+
+class EndpointFigures(Model):
+    requests: NonNegativeInt
+    latency_ms: Latency | None
+
+
+class MemoryGrowth(Model):
+    """The last quarter's peak against the second quarter's (the first is warm-up)."""
+
+    second_quarter_peak_bytes: int
+    last_quarter_peak_bytes: int
+    growing: bool
+
+
+class Stage(Model):
+    """One stage: the load generator's figures and the app's cost measured around it."""
+
+    vus: PositiveInt
+    """VUs (k6) or connections (oha); the stage's name."""
+    db_clients: PositiveInt | None = None
+    """The database ceiling only: pgbench's clients, as many as a stack's pool."""
+    requests: NonNegativeInt
+    rps: NonNegativeFloat
+    duration_s: float | None
+    latency_ms: Latency | None
+    errors: Annotated[dict[Status, PositiveInt], Field(json_schema_extra={"additionalProperties": False})]
+    error_count: NonNegativeInt
+    error_rate: Annotated[float, Field(ge=0, le=1)] | None
+    bytes_received: int | None
+    endpoints: dict[str, EndpointFigures] | None = None
+    """k6 only: per endpoint of the mix."""
+    memory_samples: list[tuple[float, int]]
+    """[seconds into the stage, app memory bytes], every 2 s (with cgroups)."""
+    memory_growth: MemoryGrowth | None
+    sql_statements: NonNegativeInt
+    sql_per_request: float | None
+    mean_response_bytes: float | None
+    app_cpu_s: float | None
+    cpu_ms_per_request: float | None
+    app_peak_memory_bytes: int | None
+    loadgen_cpu_share: float | None
+    client_bound: bool | None
+    """The load generator used 90% or more of its CPUs: it, not the stack, was the bottleneck."""
+    oom_kills: int | None
+    oom: bool
+
+
+class LostWrites(Model):
+    """The lost-write check after a write scenario (bench.writes): every 2xx write looked up by id."""
+
+    items_created: int
+    items_deleted: int
+    categories_created: int
+    item_rows_delta: int
+    category_rows_delta: int
+    items_missing: int
+    items_deleted_present: int
+    categories_missing: int
+    seeded_rows_missing: int
+    items_unacknowledged: int
+    """Writes made by requests that got no 2xx (a commit whose answer was cut off): not losses."""
+    categories_unacknowledged: int
+    lost_writes: NonNegativeInt
+
+
+class Fault(Model):
+    stopped_at_s: float
+    outage_s: float
+    recovered_within_s: float | None
+    """Until the first 200 of GET /items/1 after PostgreSQL was back; null: not within 60 s."""
+
+
+class RunHeader(Model):
+    """What every record of one `./bench run` shares: where and how it was measured."""
+
+    schema_version: Literal[1]
+    profile: Profile
+    machine: Machine
+    versions: Versions
+    git_commit: str | None
+    caps: Caps
+    cpu_split: CpuSplit
+    cgroups: Literal["v1", "v2"] | None
+    warnings: list[str]
+    mem_ladder_mib: PositiveInt | None = None
+    fault_kind: FaultKind | None = None
+
+
+# A record that did not fail has these, and at least one stage.
+_COMPLETED = ("started_at", "startup_s", "idle_memory_bytes", "app_exit_code")
+
+
+def _completed_runs_are_complete(schema: dict[str, Any]) -> None:
+    schema["if"] = {"not": {"required": ["failed"]}}
+    schema["then"] = {"required": list(_COMPLETED), "properties": {"stages": {"minItems": 1}}}
+
+
+class RawResult(RunHeader):
+    """One stack × scenario × run of ./bench run."""
+
+    model_config = ConfigDict(json_schema_extra=_completed_runs_are_complete)
+
+    stack: StackInfo
+    kind: Literal["ceiling"] | None = None
+    scenario: ScenarioName
+    run: PositiveInt
+    failed: str | None = None
+    """Why the run failed; the stages it served before are kept."""
+    started_at: Timestamp | None = None
+    startup_s: NonNegativeFloat | None = None
+    """Seconds from start to the first healthy /health."""
+    idle_memory_bytes: NonNegativeInt | None = None
+    app_exit_code: int | None = None
+    stages: list[Stage]
+    fault: Fault | None = None
+    lost_writes: LostWrites | None
+    sql_per_request_by_endpoint: dict[str, NonNegativeFloat]
+    """Each endpoint's requests sent one by one after the load, SQL statements counted."""
+
+    @model_validator(mode="after")
+    def _complete_unless_failed(self) -> Self:
+        if self.failed is None:
+            missing = [name for name in _COMPLETED if name not in self.model_fields_set]
+            if missing or not self.stages:
+                raise ValueError(f"a run that did not fail needs {', '.join(missing) or 'a stage'}")
+        return self
+
+    def to_json(self) -> str:
+        return json.dumps(self.model_dump(mode="json", exclude_unset=True), indent=2) + "\n"
+
+    @classmethod
+    def read(cls, path: Path) -> RawResult:
+        # Python's own float parsing, as the files were written with it: figures read back exact.
+        return cls.model_validate(json.loads(path.read_text()))

@@ -1,0 +1,191 @@
+"""The tables of results.md: environment, stacks, one per scenario, memory and start-up."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+
+from bench.records import RawResult, StackInfo
+from bench.report.figures import MIB, Cell, fmt, fmt_spread, median, noise_marks
+
+
+def commits(records: list[RawResult]) -> str:
+    """Which commit measured what: a partial re-run (one stack after a fix) adds a commit."""
+    scenarios_of: dict[str, set[str]] = defaultdict(set)
+    measured: dict[str, dict[str, set[str]]] = defaultdict(lambda: defaultdict(set))
+    for record in records:
+        stack, scenario = record.stack.name, record.scenario
+        scenarios_of[stack].add(scenario)
+        measured[str(record.git_commit)[:12]][stack].add(scenario)
+    if len(measured) == 1:
+        return f"`{next(iter(measured))}`"
+
+    def what(stacks: dict[str, set[str]]) -> str:
+        return ", ".join(
+            name if scenarios == scenarios_of[name] else f"{name} ({', '.join(sorted(scenarios))})"
+            for name, scenarios in sorted(stacks.items())
+        )
+
+    main, *others = sorted(measured.items(), key=lambda item: -sum(len(v) for v in item[1].values()))
+    return "; ".join([f"`{main[0]}` for the rest"] + [f"`{commit}` for {what(stacks)}" for commit, stacks in others])
+
+
+def environment_table(record: RawResult, runs: int, commit: str) -> list[str]:
+    machine, versions, caps, split = record.machine, record.versions, record.caps, record.cpu_split
+    gib = fmt(machine.memory_bytes, 1, 1 << 30)
+    rows = [
+        ("machine", f"{machine.cpu_model}, {machine.cores} cores, {gib} GiB"),
+        ("system", f"{machine.os}, kernel {machine.kernel}"),
+        ("profile", f"{record.profile}, {runs} run(s) per stack × scenario"),
+        ("app", f"{caps.app.cpus:g} CPU (cpuset {split.app}), {fmt(caps.app.mem_bytes, 0, MIB)} MiB"),
+        (
+            "PostgreSQL",
+            f"{versions.postgres}; {caps.postgres.cpus:g} CPU (cpuset {split.postgres}), "
+            f"{fmt(caps.postgres.mem_bytes, 0, MIB)} MiB",
+        ),
+        ("load generator", f"cpuset {split.loadgen}; {versions.k6 or '–'}; {versions.oha or '–'}"),
+        ("cgroups", record.cgroups or "none (caps not applied)"),
+        ("git commit", commit),
+    ]
+    rows += [("warning", warning) for warning in record.warnings]
+    return ["## Environment", "", "| | |", "| --- | --- |", *[f"| {k} | {v} |" for k, v in rows], ""]
+
+
+def stacks_table(records: list[RawResult]) -> list[str]:
+    seen: dict[str, StackInfo] = {}
+    for r in records:
+        seen.setdefault(r.stack.name, r.stack)
+    lines = [
+        "## Stacks",
+        "",
+        "| stack | language | framework | server | data access |",
+        "| --- | --- | --- | --- | --- |",
+    ]
+    for s in seen.values():
+        lines.append(
+            f"| {s.name} | {s.language} {s.language_version} | {s.framework} "
+            f"{s.framework_version} | {s.server} | {s.data_access} |"
+        )
+    return [*lines, ""]
+
+
+def _efficiency(cell: Cell, vus: int, ceiling: Cell | None) -> str:
+    """Requests/s as a share of the ceiling's at the same stage."""
+    if ceiling is None or cell is ceiling or not ceiling.records:
+        return ""
+    mine, limit = cell.rps(vus), ceiling.rps(vus)
+    if not mine or not limit or not limit.median:
+        return "–"
+    return f"{mine.median / limit.median:.0%}"
+
+
+def _stage_row(cell: Cell, vus: int, ceiling: Cell | None, marks: dict[str, str]) -> str:
+    errors = [e for e in cell.stage_values(vus, lambda s: s.error_count) if e is not None]
+    notes = []
+    if any(cell.stage_values(vus, lambda s: s.client_bound)):
+        notes.append("client-bound")
+    if any(cell.stage_values(vus, lambda s: s.oom)):
+        notes.append("OOM")
+    if vus == cell.top() and cell.stack.name in marks:
+        notes.append(marks[cell.stack.name])
+    columns = [
+        cell.stack.name,
+        str(vus),
+        fmt_spread(cell.rps(vus)),
+        _efficiency(cell, vus, ceiling),
+        fmt(median(cell.latency(vus, "p50")), 1),
+        fmt(median(cell.latency(vus, "p95")), 1),
+        fmt(median(cell.latency(vus, "p99")), 1),
+        fmt(median(cell.latency(vus, "max")), 1),
+        fmt(sum(errors)) if errors else "–",
+        fmt(median(cell.stage_values(vus, lambda s: s.cpu_ms_per_request)), 3),
+        fmt(median(cell.stage_values(vus, lambda s: s.app_peak_memory_bytes)), 0, MIB),
+        fmt(median(cell.stage_values(vus, lambda s: s.sql_per_request)), 2),
+        fmt(median(cell.stage_values(vus, lambda s: s.mean_response_bytes)), 0),
+        ", ".join(notes),
+    ]
+    return "| " + " | ".join(columns) + " |"
+
+
+def _top_stage_p99(record: RawResult, endpoint: str) -> float | None:
+    if not record.stages:
+        return None
+    figures = (record.stages[-1].endpoints or {}).get(endpoint)
+    return figures.latency_ms.p99 if figures is not None and figures.latency_ms is not None else None
+
+
+def _endpoint_table(cells: list[Cell]) -> list[str]:
+    endpoints = sorted({e for c in cells for r in c.records for e in r.sql_per_request_by_endpoint})
+    if not endpoints:
+        return []
+    lines = [
+        f"Per endpoint at {cells[0].top()} VUs: p99 ms / SQL statements per request",
+        "",
+        "| stack | " + " | ".join(endpoints) + " |",
+        "|" + " --- |" * (len(endpoints) + 1),
+    ]
+    for cell in cells:
+        if not cell.records:
+            continue
+        row = [cell.stack.name]
+        for endpoint in endpoints:
+            p99 = [_top_stage_p99(record, endpoint) for record in cell.records]
+            sql = [r.sql_per_request_by_endpoint.get(endpoint) for r in cell.records]
+            row.append(f"{fmt(median(p99), 1)} / {fmt(median(sql), 1)}")
+        lines.append("| " + " | ".join(row) + " |")
+    return [*lines, ""]
+
+
+def scenario_section(scenario: str, cells: list[Cell], ceiling: Cell | None = None) -> list[str]:
+    lines = [f"## {scenario}", ""]
+    if ceiling is not None:
+        lines += [
+            f"The first row is the {ceiling.stack.display}; efficiency is a stack's requests/s "
+            "divided by it at the same stage.",
+            "",
+        ]
+    header = (
+        "| stack | VUs | req/s | efficiency | p50 ms | p95 ms | p99 ms | max ms | errors | CPU ms/req "
+        "| peak MiB | SQL/req | bytes/resp | notes |"
+    )
+    lines += [header, "|" + " --- |" * 14]
+    marks = noise_marks([(c.stack.name, c.rps()) for c in cells])
+    for cell in ([ceiling] if ceiling is not None else []) + cells:
+        if not cell.records:
+            lines.append(f"| {cell.stack.name} | | | | | | | | | | | | | failed: {cell.failures[0]} |")
+            continue
+        lines += [_stage_row(cell, vus, ceiling, marks) for vus in cell.stages()]
+    lines.append("")
+    lost = [(c.stack.name, [r.lost_writes for r in c.records if r.lost_writes is not None]) for c in cells]
+    if any(entries for _, entries in lost):
+        lines += [
+            "Lost writes (2xx creates whose row is missing, 2xx deletes whose row is still there; must be 0): "
+            + ", ".join(f"{name} {sum(e.lost_writes for e in entries)}" for name, entries in lost if entries),
+            "",
+        ]
+    return lines + _endpoint_table(cells)
+
+
+def memory_section(cells_by_scenario: dict[str, list[Cell]]) -> list[str]:
+    idle: dict[str, list[float | None]] = defaultdict(list)
+    peak: dict[str, list[int | None]] = defaultdict(list)
+    startup: dict[str, list[float | None]] = defaultdict(list)
+    for cells in cells_by_scenario.values():
+        for cell in cells:
+            for r in cell.records:
+                name = cell.stack.name
+                idle[name].append(r.idle_memory_bytes)
+                startup[name].append(r.startup_s)
+                peak[name] += [s.app_peak_memory_bytes for s in r.stages]
+    lines = [
+        "## Memory and start-up",
+        "",
+        "| stack | idle MiB | peak MiB (any scenario) | start-up to healthy, s |",
+        "| --- | --- | --- | --- |",
+    ]
+    for name in sorted(idle):
+        peaks = [p for p in peak[name] if p is not None]
+        lines.append(
+            f"| {name} | {fmt(median(idle[name]), 0, MIB)} | {fmt(max(peaks) if peaks else None, 0, MIB)} "
+            f"| {fmt(median(startup[name]), 2)} |"
+        )
+    return [*lines, ""]

@@ -1,0 +1,116 @@
+"""`./bench run` end to end with stand-ins: a fake stack (tests/fakes/app.py), fake k6 and oha
+that write the summaries the real ones write, and a fake cgroup v1 tree whose counters the
+fakes charge. PostgreSQL is real (the lost-write check and the SQL counts need it)."""
+
+import json
+import shutil
+import sys
+from pathlib import Path
+
+import pytest
+from conftest import fake_cgroup_v1
+from test_manifest import VALID, write_stack
+
+from bench import cgroups, manifest, paths, schema
+from bench.measure import Plan
+from bench.measure.orchestrate import run_plan
+from bench.records import Cap, Caps, CpuSplit, RawResult
+from bench.scenarios import SCENARIOS
+
+pytestmark = pytest.mark.postgres
+FAKES = Path(__file__).with_name("fakes")
+
+
+def fake_tool(directory: Path, name: str) -> Path:
+    path = directory / name
+    path.write_text(f"#!/bin/sh\nexec '{sys.executable}' '{FAKES / (name + '.py')}' \"$@\"\n")
+    path.chmod(0o755)
+    return path
+
+
+def release_like_the_kernel(group: cgroups.Group) -> None:
+    # A real cgroup directory goes with its control files; a fake one's are plain files.
+    for directory in group.dirs():
+        shutil.rmtree(directory, ignore_errors=True)
+
+
+@pytest.fixture
+def setting(tmp_path, monkeypatch):
+    monkeypatch.setattr(paths, "LOGS", tmp_path / "logs")
+    root = fake_cgroup_v1(tmp_path / "cgroup")
+    monkeypatch.setenv("FAKE_CGROUP_ROOT", str(root))
+    monkeypatch.setattr(cgroups.Group, "release", release_like_the_kernel)
+    run = f'command = "exec {sys.executable} {FAKES / "app.py"}"'
+    stack = manifest.load(write_stack(tmp_path, text=VALID.replace('command = "exec sleep 60"', run)))
+    tools = {"k6": fake_tool(tmp_path, "k6"), "oha": fake_tool(tmp_path, "oha")}
+    return stack, root, tools
+
+
+CAPS = Caps(app=Cap(cpus=1.0, mem_bytes=512 << 20), postgres=Cap(cpus=1.0, mem_bytes=1 << 30))
+
+
+def test_a_run_of_every_load_tool_writes_records_that_match_the_schema(pg_cluster, setting, tmp_path):
+    stack, root, tools = setting
+    scenarios = [SCENARIOS["join-filter"], SCENARIOS["mixed"], SCENARIOS["avatar"]]
+    split = CpuSplit(app="0", postgres="0", loadgen="0")
+    plan = Plan([stack], scenarios, "smoke", 1, split, tmp_path / "out", ceilings=False, cgroup_root=root)
+
+    records = run_plan(plan, pg_cluster, tools, CAPS)
+
+    assert [(r.stack.name, r.scenario, r.failed) for r in records] == [
+        ("demo", "join-filter", None),
+        ("demo", "mixed", None),
+        ("demo", "avatar", None),
+    ]
+    files = sorted((tmp_path / "out" / "raw" / "smoke").glob("*.json"))
+    assert [f.name for f in files] == [
+        "demo--avatar--run1.json",
+        "demo--join-filter--run1.json",
+        "demo--mixed--run1.json",
+    ]
+    for file in files:
+        assert schema.validate_raw(json.loads(file.read_text())) == []
+        assert RawResult.read(file) in records
+    join, mixed, avatar = records
+    assert [s.vus for s in join.stages] == [60, 120]
+    for stage in join.stages + mixed.stages:
+        # The fake k6 charges 1 ms of the app's CPU per request it sent, ramp included.
+        assert stage.requests == 400 and stage.cpu_ms_per_request == pytest.approx(1.0)
+        assert stage.duration_s == 4 and stage.mean_response_bytes == 100
+        assert stage.app_peak_memory_bytes == 30 << 20 and stage.oom_kills == 0 and not stage.oom
+        assert stage.sql_statements >= 0 and stage.client_bound is False
+    assert join.idle_memory_bytes == 20 << 20 and join.app_exit_code == 0 and join.cgroups == "v1"
+    assert join.lost_writes is None and mixed.lost_writes is not None and mixed.lost_writes.lost_writes == 0
+    assert set(mixed.sql_per_request_by_endpoint) == set(SCENARIOS["mixed"].endpoints)
+    (blast,) = avatar.stages
+    assert (blast.vus, blast.requests, blast.errors, blast.error_count) == (10, 2_000, {}, 0)
+    assert blast.latency_ms is not None and blast.latency_ms.p99 == pytest.approx(1.5)
+
+
+def test_a_stack_that_does_not_start_is_a_failed_record_not_a_failed_run(pg_cluster, setting, tmp_path):
+    _, root, tools = setting
+    broken = manifest.load(
+        write_stack(
+            tmp_path,
+            name="broken",
+            text=VALID.replace("demo", "broken").replace(
+                'command = "exec sleep 60"', 'command = "echo no database; exit 3"'
+            ),
+        )
+    )
+    plan = Plan(
+        [broken],
+        [SCENARIOS["avatar"]],
+        "smoke",
+        1,
+        CpuSplit(app="0", postgres="0", loadgen="0"),
+        tmp_path / "out",
+        ceilings=False,
+        cgroup_root=root,
+    )
+
+    (record,) = run_plan(plan, pg_cluster, tools, CAPS)
+
+    assert record.failed is not None and record.failed.startswith("broken exited with code 3 before it was healthy")
+    assert record.stages == [] and "startup_s" not in json.loads(record.to_json())
+    assert (tmp_path / "out" / "raw" / "smoke" / "broken--avatar--run1.json").exists()
