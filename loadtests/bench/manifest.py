@@ -11,7 +11,7 @@ import re
 import tomllib
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, PositiveFloat, PrivateAttr, StringConstraints, ValidationError
 from pydantic_core import ErrorDetails
@@ -86,6 +86,9 @@ class Manifest(Section):
     framework_version: Text
     server: Text  # the HTTP server underneath
     data_access: Text
+    # The representation the stack serves: "api" (spec/API.md) or "hal" (Spring Data REST's,
+    # spec/hal.md). The load scripts and the conformance profile follow it.
+    dialect: Literal["api", "hal"] = "api"
     toolchain: Toolchain
     env: dict[str, str] = Field(default_factory=dict)  # for build, test and run
     build: Build

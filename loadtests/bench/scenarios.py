@@ -1,4 +1,4 @@
-"""The scenarios of BENCHMARK.md: which load tool runs each, its stages, and its endpoints.
+"""The scenarios of the method (docs/method.md): which load tool runs each, its stages, and its endpoints.
 
 The request mixes themselves live in loadtests/k6/*.js and loadtests/oha/*.sh (usable by hand);
 the probes here send a few requests of each endpoint one at a time, to count the SQL statements

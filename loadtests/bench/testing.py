@@ -103,7 +103,7 @@ def run_conformance(stack: Stack, cluster: Cluster, result: StackResult) -> None
     )
     if code != 0 and failed == 0:
         result.failed += 1
-    # API.md: on SIGTERM, finish in-flight requests and exit 0 within 10 s.
+    # spec/API.md: on SIGTERM, finish in-flight requests and exit 0 within 10 s.
     result.steps["shutdown"] = Step(
         exit_code == 0 and shutdown_s < 10.5, f"exit {exit_code} in {shutdown_s:.1f} s", running.log
     )
