@@ -4,6 +4,7 @@ import bench.catalog.db.Jdbc;
 import bench.catalog.db.Page;
 import bench.catalog.db.PageRequest;
 import bench.catalog.error.ConstraintViolation;
+import bench.catalog.error.ConstraintViolation.Kind;
 
 import javax.sql.DataSource;
 import java.sql.Connection;
@@ -49,9 +50,7 @@ public final class CategoryRepository {
                 statement.setString(2, input.name());
             }, CategoryRepository::map).orElseThrow();
         } catch (SQLException e) {
-            if (Jdbc.isUniqueViolation(e)) {
-                throw duplicateCode(input);
-            }
+            throwIfWriteViolation(e, input);
             throw e;
         }
     }
@@ -65,9 +64,7 @@ public final class CategoryRepository {
                 statement.setLong(3, id);
             }, CategoryRepository::map);
         } catch (SQLException e) {
-            if (Jdbc.isUniqueViolation(e)) {
-                throw duplicateCode(input);
-            }
+            throwIfWriteViolation(e, input);
             throw e;
         }
     }
@@ -77,15 +74,23 @@ public final class CategoryRepository {
         try (Connection connection = dataSource.getConnection()) {
             return Jdbc.update(connection, DELETE, statement -> statement.setLong(1, id)) == 1;
         } catch (SQLException e) {
-            if (Jdbc.isForeignKeyViolation(e)) {
-                throw ConstraintViolation.stillReferenced("category " + id + " still has items");
-            }
+            throwIfDeleteViolation(e, id);
             throw e;
         }
     }
 
-    private static ConstraintViolation duplicateCode(CategoryInput input) {
-        return ConstraintViolation.duplicateKey("code", "code " + input.code() + " already exists");
+    /** The one unique key a category write can break is its code; any other failure is left as it is. */
+    static void throwIfWriteViolation(SQLException e, CategoryInput input) {
+        if (Jdbc.isUniqueViolation(e)) {
+            throw new ConstraintViolation(Kind.CATEGORY_CODE_TAKEN, "code " + input.code() + " already exists");
+        }
+    }
+
+    /** The one reference a category delete can break is an item's category; any other failure is left as it is. */
+    static void throwIfDeleteViolation(SQLException e, long id) {
+        if (Jdbc.isForeignKeyViolation(e)) {
+            throw new ConstraintViolation(Kind.CATEGORY_STILL_REFERENCED, "category " + id + " still has items");
+        }
     }
 
     private static Category map(ResultSet row) throws SQLException {

@@ -1,12 +1,14 @@
 package bench.catalog.error;
 
+import bench.catalog.db.DatabaseFailures;
 import bench.catalog.json.JsonParseException;
 
-import java.sql.SQLException;
-import java.sql.SQLTransientConnectionException;
 import java.util.List;
 
-/** The one place where a failure becomes an HTTP problem. */
+/**
+ * The one place where a failure becomes an HTTP problem: status, title and, for a 422, the JSON
+ * properties at fault. Anything it does not know is a 500, logged with its cause.
+ */
 public final class Problems {
 
     private static final System.Logger LOG = System.getLogger(Problems.class.getName());
@@ -20,37 +22,18 @@ public final class Problems {
             case JsonParseException e -> problem(400, "request body is not valid JSON: " + e.getMessage());
             case ValidationException e -> problem(422, "request body has invalid fields", e.errors(), null);
             case ConstraintViolation e -> switch (e.kind()) {
-                case DUPLICATE_KEY, STILL_REFERENCED -> problem(409, e.getMessage());
-                case UNKNOWN_REFERENCE -> problem(422, e.getMessage(),
-                        List.of(new FieldError(e.field(), e.getMessage())), null);
+                case CATEGORY_CODE_TAKEN, ITEM_SKU_TAKEN, CATEGORY_STILL_REFERENCED -> problem(409, e.getMessage());
+                case UNKNOWN_CATEGORY -> problem(422, e.getMessage(),
+                        List.of(new FieldError("categoryId", e.getMessage())), null);
             };
             default -> {
-                if (isDatabaseUnavailable(failure)) {
+                if (DatabaseFailures.isUnavailable(failure)) {
                     yield problem(503, "the database is unavailable, try again later");
                 }
                 LOG.log(System.Logger.Level.ERROR, "request failed", failure);
                 yield problem(500, "an unexpected error occurred");
             }
         };
-    }
-
-    /**
-     * The pool found no connection in time, or PostgreSQL refused, lost or shut down a connection:
-     * SQLSTATE class 08 (connection exception) or 57P01..57P03 (shutdown, crash, cannot connect now).
-     */
-    static boolean isDatabaseUnavailable(Throwable failure) {
-        for (Throwable t = failure; t != null; t = t.getCause()) {
-            if (t instanceof SQLTransientConnectionException) {
-                return true;
-            }
-            if (t instanceof SQLException e && e.getSQLState() != null) {
-                String state = e.getSQLState();
-                if (state.startsWith("08") || state.equals("57P01") || state.equals("57P02") || state.equals("57P03")) {
-                    return true;
-                }
-            }
-        }
-        return false;
     }
 
     private static Problem problem(int status, String detail) {

@@ -54,9 +54,9 @@ public final class Exchange {
         pathId = raw;
     }
 
-    /** The {id} of the route. */
+    /** The {id} of the route, its percent-escapes decoded ({@code %2B5} is 5). */
     public long pathId() {
-        return parseLong(pathId, "path id must be a base-10 integer in the signed 64-bit range");
+        return parseLong(decodePathSegment(pathId), "path id must be a base-10 integer in the signed 64-bit range");
     }
 
     public PageRequest pageRequest() {
@@ -92,7 +92,11 @@ public final class Exchange {
         return query;
     }
 
-    /** The first value of each parameter, decoded; a parameter without '=' has the value "". */
+    /**
+     * The first value of each parameter, form-decoded; a parameter without '=' has the value "".
+     * The JDK's server has already answered 400 to a query with a malformed percent-escape: the
+     * request URI must parse as a java.net.URI before any handler sees it.
+     */
     static Map<String, String> parseQuery(String raw) {
         var params = new HashMap<String, String>();
         if (raw == null || raw.isEmpty()) {
@@ -103,15 +107,20 @@ public final class Exchange {
                 continue;
             }
             int eq = pair.indexOf('=');
-            try {
-                String name = URLDecoder.decode(eq < 0 ? pair : pair.substring(0, eq), StandardCharsets.UTF_8);
-                String value = eq < 0 ? "" : URLDecoder.decode(pair.substring(eq + 1), StandardCharsets.UTF_8);
-                params.putIfAbsent(name, value);
-            } catch (IllegalArgumentException malformed) {
-                throw ApiException.badRequest("the query string is not validly percent-encoded");
-            }
+            String name = URLDecoder.decode(eq < 0 ? pair : pair.substring(0, eq), StandardCharsets.UTF_8);
+            String value = eq < 0 ? "" : URLDecoder.decode(pair.substring(eq + 1), StandardCharsets.UTF_8);
+            params.putIfAbsent(name, value);
         }
         return params;
+    }
+
+    /**
+     * Percent-decodes one path segment as UTF-8. Unlike a query string, a path keeps '+' as it is,
+     * so it is escaped before the form decoder sees it. Malformed escapes never get here (see
+     * {@link #parseQuery}).
+     */
+    static String decodePathSegment(String raw) {
+        return raw.indexOf('%') < 0 ? raw : URLDecoder.decode(raw.replace("+", "%2B"), StandardCharsets.UTF_8);
     }
 
     /** Base-10 ASCII digits with an optional sign, in the signed 64-bit range (Long.parseLong alone takes any Unicode digit). */

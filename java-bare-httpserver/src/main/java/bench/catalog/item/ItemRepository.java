@@ -4,6 +4,7 @@ import bench.catalog.db.Jdbc;
 import bench.catalog.db.Page;
 import bench.catalog.db.PageRequest;
 import bench.catalog.error.ConstraintViolation;
+import bench.catalog.error.ConstraintViolation.Kind;
 
 import javax.sql.DataSource;
 import java.sql.Connection;
@@ -91,7 +92,7 @@ public final class ItemRepository {
             return Jdbc.one(connection, INSERT, statement -> bind(statement, input), ItemRepository::map)
                     .orElseThrow();
         } catch (SQLException e) {
-            throwIfConstraintViolation(e, input);
+            throwIfWriteViolation(e, input);
             throw e;
         }
     }
@@ -104,7 +105,7 @@ public final class ItemRepository {
                 statement.setLong(7, id);
             }, ItemRepository::map);
         } catch (SQLException e) {
-            throwIfConstraintViolation(e, input);
+            throwIfWriteViolation(e, input);
             throw e;
         }
     }
@@ -125,13 +126,17 @@ public final class ItemRepository {
         statement.setLong(6, input.categoryId());
     }
 
-    /** PostgreSQL checks the unique sku before the foreign key, so a taken sku is what is reported first. */
-    private static void throwIfConstraintViolation(SQLException e, ItemInput input) {
+    /**
+     * An item write can break its unique sku and its category reference, nothing else the schema
+     * declares; any other failure is left as it is. PostgreSQL checks the unique sku before the
+     * foreign key, so a taken sku is what is reported first.
+     */
+    static void throwIfWriteViolation(SQLException e, ItemInput input) {
         if (Jdbc.isUniqueViolation(e)) {
-            throw ConstraintViolation.duplicateKey("sku", "sku " + input.sku() + " already exists");
+            throw new ConstraintViolation(Kind.ITEM_SKU_TAKEN, "sku " + input.sku() + " already exists");
         }
         if (Jdbc.isForeignKeyViolation(e)) {
-            throw ConstraintViolation.unknownReference("categoryId", "category " + input.categoryId() + " does not exist");
+            throw new ConstraintViolation(Kind.UNKNOWN_CATEGORY, "category " + input.categoryId() + " does not exist");
         }
     }
 

@@ -109,9 +109,14 @@ class RouterTest {
     @CsvSource({
             "/things/42, '[42]'",
             "/things/-5, '[-5]'",
+            "/things/+5, '[5]'",
+            "/things/%2B5, '[5]'",
+            "/things/007, '[7]'",
+            "/things/%31, '[1]'",
             "/things/9223372036854775807/parts, '[9223372036854775807]'",
             "/things, '[0,20,-1]'",
-            "/things?page=3&size=100&filter=-7&other, '[3,100,-7]'"})
+            "/things?page=3&size=100&filter=-7&other, '[3,100,-7]'",
+            "/things?page=%2B5&size=010&filter=%2B0042, '[5,10,42]'"})
     void passesParsedParameters(String path, String json) throws Exception {
         var response = send(request(path));
         assertEquals(200, response.statusCode(), response.body());
@@ -120,9 +125,11 @@ class RouterTest {
 
     @ParameterizedTest
     @CsvSource({
-            "/things/abc", "/things/1.5", "/things/99999999999999999999", "/things/%31", "/things/%D9%A1",
+            "/things/abc", "/things/1.5", "/things/99999999999999999999", "/things/%D9%A1",
             "/things?page=", "/things?page=-1", "/things?page=x", "/things?size=0", "/things?size=101",
-            "/things?size=", "/things?filter=", "/things?filter=1.0", "/things?filter=99999999999999999999"})
+            "/things?size=", "/things?filter=", "/things?filter=1.0", "/things?filter=99999999999999999999",
+            "/things/%EF%BC%95", "/things/%205", "/things/5%20", "/things/1_0", "/things/%2B", "/things/%2B-5",
+            "/things?page=+5", "/things?size=%EF%BC%95", "/things?filter=%D9%A1%D9%A2", "/things?filter=1_0"})
     void malformedIdsAndParametersAre400(String path) throws Exception {
         assertProblem(send(request(path)), 400);
     }

@@ -55,8 +55,19 @@ class InputValidationTest {
         assertEquals(Set.of("price"), invalidItemFields("{\"sku\":\"S\",\"name\":\"N\",\"price\":1.234,\"stock\":3,\"categoryId\":7}"));
     }
 
+    /** spec/API.md, "price": judged by the exact value of the number's text, never through a double. */
     @ParameterizedTest
-    @ValueSource(strings = {"\"9.99\"", "true", "null", "-0.01", "100000000", "99999999.991", "1e-999999999999", "1e999999999999", "[]"})
+    @CsvSource({"1e2, 100", "1E+2, 100", "125E-2, 1.25", "1.10000000000000000000, 1.1", "1.230, 1.23", "0, 0",
+            "0.0, 0", "99999999.99, 99999999.99", "12e-1, 1.2"})
+    void acceptsPricesByTheirExactValue(String price, BigDecimal value) {
+        var input = ItemInput.from(json("{\"sku\":\"S\",\"name\":\"N\",\"price\":" + price + ",\"stock\":3,\"categoryId\":7}"));
+        assertEquals(0, value.compareTo(input.price()), input.price()::toString);
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"\"9.99\"", "true", "null", "-0.01", "100000000", "99999999.991", "1e-999999999999", "1e999999999999", "[]",
+            "1.00000000000000001", "99999999.995", "99999999.990000000001", "1.234", "0.001", "1e-3", "1e8", "1e400",
+            "1e-400", "-1e400", "12345678901234567890", "0.0000000000000000000000000000001"})
     void refusesInvalidPrices(String price) {
         assertEquals(Set.of("price"), invalidItemFields(
                 "{\"sku\":\"S\",\"name\":\"N\",\"price\":" + price + ",\"stock\":3,\"categoryId\":7}"));
