@@ -72,7 +72,7 @@ SERVICE = textwrap.indent(
     {NAME}:
       <<: *stack
       build: ./{NAME}
-      ports: ["8088:8080"]
+      ports: ["18088:8080"]  # far from the real stacks' 8081, 8082, …
       healthcheck:
         <<: *stack-probe
         test: ["CMD", "dotnet", "Api.dll", "healthcheck"]

@@ -1,0 +1,103 @@
+package bench.webflux;
+
+import java.time.Clock;
+import java.time.Duration;
+
+import bench.webflux.config.DatabaseConfiguration;
+import bench.webflux.config.DatabaseUrl;
+import io.r2dbc.spi.Connection;
+import io.r2dbc.spi.ValidationDepth;
+import reactor.core.publisher.Mono;
+
+import org.springframework.boot.SpringApplication;
+import org.springframework.boot.autoconfigure.SpringBootApplication;
+import org.springframework.boot.context.properties.ConfigurationPropertiesScan;
+import org.springframework.context.annotation.Bean;
+
+@SpringBootApplication
+@ConfigurationPropertiesScan
+public class Application {
+
+	public static final String STACK = "java-spring-webflux";
+
+	private static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(5);
+
+	/** Set when the start failed, so that the exit keeps its non-zero status. */
+	private static volatile boolean startFailed;
+
+	public static void main(String[] args) {
+		checkDatabase();
+		// On SIGTERM, Spring Boot's shutdown hook closes the context: Reactor Netty stops accepting
+		// and drains in-flight requests (server.shutdown=graceful), then the pool closes. Spring runs
+		// its shutdown handlers once every context has closed; this one reports that clean exit as
+		// status 0, where a JVM ended by a signal would report 143.
+		SpringApplication.getShutdownHandlers().add(() -> {
+			if (!startFailed) {
+				Runtime.getRuntime().halt(0);
+			}
+		});
+		try {
+			SpringApplication.run(Application.class, args);
+		}
+		catch (RuntimeException ex) {
+			startFailed = true;
+			throw ex;
+		}
+	}
+
+	@Bean
+	Clock clock() {
+		return Clock.systemUTC();
+	}
+
+	/**
+	 * Fails in one line, before Spring starts, when DATABASE_URL is missing, malformed or names a
+	 * database that does not answer; Spring's own start-up failure report is a page of stack trace.
+	 * Blocking is fine here: this is the main thread, before any event loop serves a request.
+	 */
+	private static void checkDatabase() {
+		String value = System.getenv(DatabaseUrl.VARIABLE);
+		if (value == null || value.isBlank()) {
+			fail(DatabaseUrl.VARIABLE + " is not set (expected postgres://user:password@host:port/database)");
+		}
+		DatabaseUrl url;
+		try {
+			url = DatabaseUrl.parse(value);
+		}
+		catch (IllegalArgumentException ex) {
+			fail(ex.getMessage());
+			return;
+		}
+		try {
+			Boolean valid = Mono
+				.usingWhen(DatabaseConfiguration.connectionFactory(url).create(),
+						connection -> Mono.from(connection.validate(ValidationDepth.REMOTE)), Connection::close)
+				.block(CONNECT_TIMEOUT.plusSeconds(1));
+			if (!Boolean.TRUE.equals(valid)) {
+				fail("cannot connect to the database at " + url.displayName() + ": it did not answer");
+			}
+		}
+		catch (RuntimeException ex) {
+			fail("cannot connect to the database at " + url.displayName() + ": " + message(ex));
+		}
+	}
+
+	/** The driver's words, and those of the cause underneath when they add to them ("Connection refused"). */
+	private static String message(Throwable error) {
+		Throwable root = error;
+		while (root.getCause() != null && root.getCause() != root) {
+			root = root.getCause();
+		}
+		String message = error.getMessage() != null ? error.getMessage() : error.getClass().getSimpleName();
+		if (root != error && root.getMessage() != null && !message.contains(root.getMessage())) {
+			message += " (" + root.getMessage() + ")";
+		}
+		return message;
+	}
+
+	private static void fail(String message) {
+		System.err.println(STACK + ": " + message.replaceAll("\\s*\\R\\s*", " "));
+		System.exit(1);
+	}
+
+}

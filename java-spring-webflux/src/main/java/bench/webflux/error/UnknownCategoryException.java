@@ -1,0 +1,17 @@
+package bench.webflux.error;
+
+/** An item names a category that does not exist. */
+public class UnknownCategoryException extends RuntimeException {
+
+	private final long categoryId;
+
+	public UnknownCategoryException(long categoryId) {
+		super("category " + categoryId + " does not exist", null, false, false);
+		this.categoryId = categoryId;
+	}
+
+	public long categoryId() {
+		return this.categoryId;
+	}
+
+}
