@@ -91,7 +91,16 @@ http {{
     scgi_temp_path {prefix}/tmp;
     server {{
         listen 127.0.0.1:{port};
-        location = /avatar {{ return 302 https://avatar.example.com/Renard-1.png; }}
+        # What the stacks answer: 302, the Location, and no body. `return 302 URL` would add
+        # nginx's 145-byte HTML page; a 418 turned into a 302 by error_page, answered by an
+        # internal location with an empty body, sends the status and headers alone.
+        location = /avatar {{ error_page 418 =302 /avatar-302; return 418; }}
+        location = /avatar-302 {{
+            internal;
+            default_type "";
+            add_header Location "https://avatar.example.com/Renard-1.png" always;
+            return 200 "";
+        }}
         location = /health {{ return 200 '{{"status":"UP"}}'; }}
     }}
 }}

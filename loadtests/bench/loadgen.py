@@ -37,6 +37,10 @@ class LoadFigures(BaseModel):
     """oha: how long it was sending, shorter than its run for a blast under a second."""
     requests_sent: int | None = None
     """k6: every request of its run, the ramp's included (what CPU and SQL are counted over)."""
+    offered_rps: float | None = None
+    """The open model: the fixed arrival rate of the run."""
+    dropped_iterations: int | None = None
+    """k6's arrival-rate executor: arrivals it could not start for want of a free VU."""
 
 
 class K6Writes(BaseModel):
@@ -59,14 +63,24 @@ class K6Summary(BaseModel):
 
 
 def k6_command(
-    k6: Path, scenario: str, *, base_url: str, profile: str, stage: str, summary: Path, writes_log: Path | None = None
+    k6: Path,
+    scenario: str,
+    *,
+    base_url: str,
+    profile: str,
+    stage: str,
+    summary: Path,
+    writes_log: Path | None = None,
+    env: dict[str, str] | None = None,
 ) -> str:
     """`writes_log`: where k6 logs the id of every write (see bench.writes); k6's own log
-    messages go there too."""
+    messages go there too. `env`: more of the script's environment (RATE, DURATION, VUS and
+    MAX_VUS for a fixed-rate step; STAGE_SECONDS and RAMP_SECONDS)."""
     record = f"-e RECORD_WRITES=1 --log-output 'file={writes_log}' --log-format raw " if writes_log is not None else ""
+    more = "".join(f"-e {key}={value} " for key, value in (env or {}).items())
     return (
         f"exec '{k6}' run --no-color --no-usage-report {record}"
-        f"-e BASE_URL={base_url} -e PROFILE={profile} -e STAGE={stage} -e SUMMARY='{summary}' "
+        f"-e BASE_URL={base_url} -e PROFILE={profile} -e STAGE={stage} -e SUMMARY='{summary}' {more}"
         f"'{K6_DIR / (scenario + '.js')}'"
     )
 
@@ -86,11 +100,24 @@ def parse_k6_summary(path: Path) -> K6Summary:
 
 
 def oha_command(
-    oha: Path, url: str, *, requests: int, connections: int, output: Path, rate: float | None = None
+    oha: Path,
+    url: str,
+    *,
+    requests: int | None = None,
+    connections: int,
+    output: Path,
+    rate: float | None = None,
+    duration_s: float | None = None,
 ) -> str:
-    rate_flags = f"-q {rate} --latency-correction " if rate else ""
+    """A run of `requests` requests, or of `duration_s` seconds (requests still in flight at the
+    end are waited for, not counted as errors); at a fixed `rate` with latency measured from each
+    request's scheduled start (--latency-correction: no coordinated omission)."""
+    if (requests is None) == (duration_s is None):
+        raise ValueError("an oha run is either a number of requests or a duration")
+    amount = f"-n {requests}" if requests is not None else f"-z {duration_s:g}s -w"
+    rate_flags = f"-q {rate:g} --latency-correction " if rate else ""
     return (
-        f"exec '{oha}' -n {requests} -c {connections} {rate_flags}--no-tui --redirect 0 "
+        f"exec '{oha}' {amount} -c {connections} {rate_flags}--no-tui --redirect 0 "
         f"--output-format json '{url}' > '{output}'"
     )
 
@@ -119,6 +146,8 @@ def parse_oha(path: Path, *, expected_status: int, connections: int) -> LoadFigu
             p95=_ms(percentiles.get("p95")),
             p99=_ms(percentiles.get("p99")),
             max=_ms(summary.get("slowest")),
+            p90=_ms(percentiles.get("p90")),
+            p999=_ms(percentiles.get("p99.9")),
         ),
         errors=errors,
         error_count=sum(errors.values()),

@@ -20,6 +20,7 @@ from pydantic import (
     NonNegativeFloat,
     NonNegativeInt,
     PlainSerializer,
+    PositiveFloat,
     PositiveInt,
     StringConstraints,
     model_validator,
@@ -102,6 +103,34 @@ class Latency(Model):
     p99: float | None
     max: float | None
     min: float | None = None
+    p90: float | None = None
+    p999: float | None = None
+    """p99.9."""
+
+
+Bound = Literal["app", "postgres", "loadgen", "postgres+loadgen"]
+"""What used >= 90% of its CPU set during a stage: the app's core; PostgreSQL's or the load
+generator's own set; or the set they share (on two cores, CPU 1), by their CPU together."""
+
+
+class RoleCpu(Model):
+    """CPU time of the roles over one stage or ladder step (cgroup accounting), and the shares
+    of their CPU sets that decide what bound it (bench.measure.bounds)."""
+
+    app_cpu_s: NonNegativeFloat
+    app_cpu_share: NonNegativeFloat
+    """Of the app's CPU set, over the wall time of the step."""
+    postgres_cpu_s: NonNegativeFloat | None
+    postgres_cpu_share: NonNegativeFloat | None
+    postgres_ms_per_request: NonNegativeFloat | None
+    """PostgreSQL's CPU ms per request: what the stack costs the database."""
+    loadgen_cpu_s: NonNegativeFloat
+    loadgen_cpu_share: NonNegativeFloat
+    """Of the load generator's own CPU set."""
+    shared_cpu_share: NonNegativeFloat | None
+    """PostgreSQL + load generator over the CPUs they share (null when their sets are apart)."""
+    bound_by: list[Bound]
+    """Each role (or shared set) at >= 90% of its CPUs; empty: nothing was saturated."""
 
 
 class EndpointFigures(Model):
@@ -145,9 +174,68 @@ class Stage(Model):
     app_peak_memory_bytes: int | None
     loadgen_cpu_share: float | None
     client_bound: bool | None
-    """The load generator used 90% or more of its CPUs: it, not the stack, was the bottleneck."""
+    """The load generator's CPU set (alone, or with PostgreSQL where they share it) was at 90%
+    or more: the load generator may have been the limit. Files written before the ladder used
+    the load generator's CPU alone, which could not reach 90% of a set shared with PostgreSQL."""
     oom_kills: int | None
     oom: bool
+    cpu: RoleCpu | None = None
+    """Every role's CPU and what bound the stage (absent in files before the ladder)."""
+
+
+StopReason = Literal["delivered", "dropped", "errors", "p99", "no-latency", "failed"]
+
+
+class LadderStep(Model):
+    """One offered rate of the fixed-rate ladder (the open model)."""
+
+    offered_rps: PositiveFloat
+    duration_s: PositiveFloat
+    vus: PositiveInt
+    """k6: the VUs it had allocated (those pre-allocated, more if it needed them); oha: its connections."""
+    requests: NonNegativeInt
+    delivered_rps: NonNegativeFloat
+    latency_ms: Latency | None
+    """From each request's scheduled start (k6's arrival rate; oha with --latency-correction)."""
+    errors: Annotated[dict[Status, PositiveInt], Field(json_schema_extra={"additionalProperties": False})]
+    error_count: NonNegativeInt
+    dropped_iterations: NonNegativeInt
+    """k6: arrivals it could not start for want of a free VU; oha: always 0."""
+    endpoints: dict[str, EndpointFigures] | None = None
+    sql_per_request: float | None
+    mean_response_bytes: float | None
+    cpu_ms_per_request: float | None
+    """The app's CPU ms per request; numerically also its cores per 1,000 requests/s."""
+    app_peak_memory_bytes: int | None
+    cpu: RoleCpu | None
+    oom: bool
+    held: bool
+    stop_reasons: list[StopReason]
+    """Why the step was not held (empty when it was): delivered < 97% of offered, dropped
+    iterations > 1%, an unexpected status, p99 over the objective."""
+
+
+class Ladder(Model):
+    objective_p99_ms: PositiveFloat
+    rates: list[PositiveFloat]
+    """The scenario's offered rates; the ladder stops at the first step not held."""
+    steps: list[LadderStep]
+    capacity_rps: NonNegativeFloat | None
+    """Capacity at objective: the highest offered rate held (null: not even the first)."""
+
+
+class SteadyState(Model):
+    """The warm-up before measuring: a fixed moderate rate in windows until the app's CPU ms
+    per request over the last three windows are within 5% of each other, or the cap."""
+
+    rate_rps: PositiveFloat
+    window_s: PositiveFloat
+    cap_s: PositiveFloat
+    windows_cpu_ms_per_request: list[float | None]
+    time_s: NonNegativeFloat
+    """Time to steady state (or to the cap)."""
+    reached: bool
+    """False: the cap was hit before the CPU per request settled."""
 
 
 class LostWrites(Model):
@@ -217,6 +305,9 @@ class RawResult(RunHeader):
     idle_memory_bytes: NonNegativeInt | None = None
     app_exit_code: int | None = None
     stages: list[Stage]
+    """The original study's closed-model stages (the replication)."""
+    steady_state: SteadyState | None = None
+    ladder: Ladder | None = None
     fault: Fault | None = None
     lost_writes: LostWrites | None
     sql_per_request_by_endpoint: dict[str, NonNegativeFloat]

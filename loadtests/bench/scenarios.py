@@ -29,10 +29,30 @@ TIMING = {
 # The soak profile: the mixed scenario at its first stage's concurrency, one long stage.
 SOAK_SCENARIO = "mixed"
 
-# oha: requests per run, as in the original article (100,000 at 10 connections), and the
-# warm-up runs before it (a JIT needs two or three such runs to settle).
-OHA_REQUESTS = {"smoke": 2_000, "quick": 100_000, "full": 100_000, "soak": 100_000}
-OHA_WARMUPS = {"smoke": (500,), "quick": (30_000,), "full": (100_000, 100_000, 100_000), "soak": (30_000,)}
+
+@dataclass(frozen=True)
+class OpenTiming:
+    """The open model's seconds: each ladder step (k6; oha's at least 10 s outside smoke), the
+    steady-state warm-up's windows and cap, and the closed-model stages run after the ladder
+    (the replication, without ramps: the stack is warm, and the ladder already measured what
+    matters, so they are short outside the full profile)."""
+
+    step_s: int
+    oha_step_s: int
+    window_s: int
+    cap_s: int
+    replication_stage_s: int
+
+
+OPEN_TIMING = {
+    "smoke": OpenTiming(step_s=3, oha_step_s=3, window_s=2, cap_s=10, replication_stage_s=3),
+    "quick": OpenTiming(step_s=5, oha_step_s=10, window_s=4, cap_s=120, replication_stage_s=3),
+    "full": OpenTiming(step_s=60, oha_step_s=60, window_s=5, cap_s=600, replication_stage_s=600),
+}
+# Consecutive windows whose app CPU ms per request must lie within STEADY_TOLERANCE of each other.
+STEADY_WINDOWS = 3
+STEADY_TOLERANCE = 0.05
+
 
 Probe = Callable[[httpx.Client], httpx.Response]
 
@@ -84,17 +104,38 @@ class Scenario:
     name: str
     tool: str  # "k6" or "oha"
     stages: tuple[int, ...]
+    """The original study's closed-model stages (VUs, or oha connections): the replication."""
     endpoints: tuple[str, ...]
     writes: bool = False
+    rates: tuple[int, ...] = ()
+    """The fixed-rate ladder's offered rates, requests/s, the same for every stack."""
+    objective_ms: float = 100.0
+    """The latency objective: a ladder step is held only with p99 at or under it."""
+    warm_rate: int = 0
+    """The moderate fixed rate of the steady-state warm-up (well under every stack's capacity)."""
 
 
 SCENARIOS: dict[str, Scenario] = {
     s.name: s
     for s in (
         Scenario(
-            "read-heavy", "k6", (50, 100, 200), ("items_page", "items_by_category", "category_items", "categories_page")
+            "read-heavy",
+            "k6",
+            (50, 100, 200),
+            ("items_page", "items_by_category", "category_items", "categories_page"),
+            rates=(180, 270, 400, 600),
+            objective_ms=500.0,
+            warm_rate=180,
         ),
-        Scenario("join-filter", "k6", (60, 120), ("items_by_category", "item_by_id")),
+        Scenario(
+            "join-filter",
+            "k6",
+            (60, 120),
+            ("items_by_category", "item_by_id"),
+            rates=(250, 400, 630, 1000, 1600, 2500, 4000),
+            objective_ms=100.0,
+            warm_rate=250,
+        ),
         Scenario(
             "mixed",
             "k6",
@@ -109,9 +150,29 @@ SCENARIOS: dict[str, Scenario] = {
                 "category_create",
             ),
             writes=True,
+            rates=(250, 400, 630, 1000),
+            objective_ms=250.0,
+            warm_rate=250,
         ),
-        Scenario("heavy-body", "k6", (30, 60), ("item_create", "item_replace"), writes=True),
-        Scenario("avatar", "oha", (10,), ("avatar",)),
+        Scenario(
+            "heavy-body",
+            "k6",
+            (30, 60),
+            ("item_create", "item_replace"),
+            writes=True,
+            rates=(200, 320, 500, 800, 1250, 2000),
+            objective_ms=100.0,
+            warm_rate=200,
+        ),
+        Scenario(
+            "avatar",
+            "oha",
+            (10,),
+            ("avatar",),
+            rates=(2_000, 5_000, 12_000, 30_000, 75_000, 150_000),
+            objective_ms=10.0,
+            warm_rate=2_000,
+        ),
     )
 }
 
@@ -125,14 +186,74 @@ def prepare_probe(endpoint: str, client: httpx.Client) -> Callable[[], httpx.Res
     return lambda: PROBES[endpoint](client)
 
 
-def estimate_seconds(scenario: Scenario, profile: str) -> float:
-    """A rough duration of one stack × scenario, start-up and probes included."""
+# What a run costs beyond its load on the 2-core machine (smoke runs of go-gin, 2026-11-24): k6's
+# start-up, VU initialisation and summary; oha's; one job's database reset, start-up, idle
+# reading, SQL probes and stop (a JVM's start-up included).
+K6_RUN_S = 1.0
+OHA_RUN_S = 0.4
+PGBENCH_RUN_S = 0.5
+JOB_S = 8.0
+# Without an earlier run of the same stack × scenario to go by: the share of the ladder's steps a
+# stack runs (it stops at the first it cannot hold) and the steady-state windows it needs.
+DEFAULT_LADDER_SHARE = 0.7
+DEFAULT_STEADY_WINDOWS = STEADY_WINDOWS + 1
+
+
+@dataclass(frozen=True)
+class Observed:
+    """What an earlier run of the same stack × scenario took: the estimate follows it."""
+
+    steady_s: float | None
+    ladder_steps: int | None
+
+
+def estimate_seconds(
+    scenario: Scenario,
+    profile: str,
+    *,
+    open_model: bool = False,
+    ceiling: bool = False,
+    observed: Observed | None = None,
+) -> float:
+    """The duration of one stack × scenario (or of its ceiling), start-up and probes included."""
     timing = TIMING[profile]
-    overhead = 15.0
-    if scenario.tool == "oha":
-        # ~10k requests/s is a pessimistic rate for a stack on one core.
-        return overhead + (OHA_REQUESTS[profile] + sum(OHA_WARMUPS[profile])) / 10_000
+    per_run = K6_RUN_S if scenario.tool == "k6" else OHA_RUN_S
     # The soak runs the first stage only (bench.measure.stack_run).
     stages = scenario.stages[:1] if profile == "soak" else scenario.stages
-    ramps = sum(1 for a, b in itertools.pairwise(stages) if a != b) + 1
-    return overhead + timing["warmup"] + ramps * timing["ramp"] + len(stages) * (timing["stage"] + 5)
+    if ceiling:
+        warmup, stage = closed_timing(profile, open_model)
+        if open_model:
+            stages = replication_stages(scenario, profile)
+        per_run = PGBENCH_RUN_S if scenario.tool == "k6" else OHA_RUN_S
+        return JOB_S + warmup + per_run + len(stages) * (stage + per_run)
+    if not open_model:
+        ramps = sum(1 for a, b in itertools.pairwise(stages) if a != b) + 1 if timing["ramp"] else 0
+        return JOB_S + timing["warmup"] + per_run + ramps * timing["ramp"] + len(stages) * (timing["stage"] + per_run)
+    open_timing = OPEN_TIMING[profile]
+    window = open_timing.window_s + per_run
+    steady = observed.steady_s if observed is not None and observed.steady_s is not None else None
+    if steady is None:
+        steady = DEFAULT_STEADY_WINDOWS * window
+    steps = observed.ladder_steps if observed is not None and observed.ladder_steps is not None else None
+    if steps is None:
+        steps = max(1, round(DEFAULT_LADDER_SHARE * len(scenario.rates)))
+    step = (open_timing.oha_step_s if scenario.tool == "oha" else open_timing.step_s) + per_run
+    replication = len(replication_stages(scenario, profile)) * (open_timing.replication_stage_s + per_run)
+    return JOB_S + min(steady, open_timing.cap_s + window) + steps * step + replication
+
+
+def replication_stages(scenario: Scenario, profile: str) -> tuple[int, ...]:
+    """The closed-model stages run after a ladder (the replication of the original study): all of
+    them in the full profile; in the shorter ones only the highest, as the ladder's capacity at
+    objective already says what the lower ones would."""
+    return scenario.stages if profile == "full" else scenario.stages[-1:]
+
+
+def closed_timing(profile: str, open_model: bool) -> tuple[int, int]:
+    """The warm-up and stage seconds of the closed-model stages (and of the ceilings): after the
+    open model, shorter (bench.scenarios.OPEN_TIMING) and without ramps."""
+    timing = TIMING[profile]
+    if open_model and profile in OPEN_TIMING:
+        stage = OPEN_TIMING[profile].replication_stage_s
+        return min(timing["warmup"], stage), stage
+    return timing["warmup"], timing["stage"]

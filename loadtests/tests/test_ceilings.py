@@ -7,7 +7,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from bench import ceilings, paths, procs, scenarios, stacks
+from bench import ceilings, paths, postgres, procs, scenarios, stacks
 
 
 def test_the_pgbench_command_weights_every_script_of_the_mix():
@@ -50,6 +50,28 @@ def test_nginx_answers_the_avatar_302_inside_the_wrapper_it_is_given(tmp_path, m
         answer = httpx.get(base_url + "/avatar")
         assert answer.status_code == 302
         assert answer.headers["location"] == "https://avatar.example.com/Renard-1.png"
+        # Exactly what the stacks answer: no body (nginx's own 302 page would be 145 bytes).
+        assert answer.content == b"" and answer.headers["content-length"] == "0"
+        assert "content-type" not in answer.headers
         assert len(wrapped) == 1 and "nginx" in wrapped[0]
     finally:
         procs.stop(proc)
+
+
+@pytest.mark.postgres
+def test_the_delete_of_the_mixed_ceiling_removes_an_item_its_creates_made(pg_cluster, tmp_path):
+    """As k6 deletes the oldest item its VU created: the table grows by creates minus deletes."""
+    pg_cluster.reset()
+    pgbench = pg_cluster.bindir / "pgbench"
+    log = tmp_path / "pgbench.log"
+    made = "SELECT id FROM item WHERE sku LIKE 'PGB-%' ORDER BY id"
+    kept = []
+    for script, times in (("item_create", 5), ("item_delete", 3)):
+        command = f"'{pgbench}' -n -c 1 -t {times} -f '{ceilings.PGBENCH_DIR / script}.sql' '{pg_cluster.url()}'"
+        assert procs.run(command, cwd=tmp_path, env={"PATH": "/usr/bin:/bin"}, log=log, timeout_s=60) == 0
+        with pg_cluster.connect(postgres.DB_NAME) as conn:
+            kept.append([row[0] for row in conn.execute(made).fetchall()])
+            seeded = conn.execute("SELECT count(*) FROM item WHERE id <= 100000").fetchone()
+        assert seeded == (100_000,)
+    created, left = kept
+    assert len(created) == 5 and left == created[3:]

@@ -112,9 +112,51 @@ def test_default_cpu_split():
     assert default_split(8) == CpuSplit(app="0", postgres="1", loadgen="2-7")
 
 
-def test_quick_profile_of_seven_stacks_is_about_half_an_hour():
-    plan = Plan([object()] * 7, list(scenarios.SCENARIOS.values()), "quick", 1, default_split(2), Path("results"))
-    assert 20 * 60 < plan.estimate_seconds() < 45 * 60
+class _Named:
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+
+def _quick(stacks: int, repeat: int = 1, **kwargs) -> Plan:
+    named = [_Named(f"s{i}") for i in range(stacks)]
+    return Plan(named, list(scenarios.SCENARIOS.values()), "quick", repeat, default_split(2), Path("results"), **kwargs)
+
+
+def test_the_quick_suite_of_nine_stacks_with_one_repeat_fits_in_45_minutes():
+    assert 30 * 60 < _quick(9).estimate_seconds() <= 45 * 60
+
+
+def test_repeats_multiply_the_estimate():
+    assert _quick(9, repeat=3).estimate_seconds() == pytest.approx(3 * _quick(9).estimate_seconds())
+
+
+def test_the_estimate_follows_earlier_runs():
+    plan = _quick(1)
+    first = plan.estimate_seconds()
+    # A JVM that needed the whole cap in every scenario, and ran every step of every ladder.
+    plan.observed = {
+        ("s0", s.name): scenarios.Observed(steady_s=120.0, ladder_steps=len(s.rates))
+        for s in scenarios.SCENARIOS.values()
+    }
+    slower = plan.estimate_seconds()
+    assert slower > first + 5 * 80
+    # A stack that settled at once and held only the first step.
+    plan.observed = {
+        ("s0", s.name): scenarios.Observed(steady_s=15.0, ladder_steps=1) for s in scenarios.SCENARIOS.values()
+    }
+    assert plan.estimate_seconds() < first
+
+
+def test_the_estimate_reads_earlier_runs_from_their_raw_files(tmp_path):
+    from bench.measure import observed_runs
+
+    assert observed_runs(tmp_path / "none") == {}
+
+
+def test_ceilings_fault_runs_and_the_memory_ladder_run_no_ladder():
+    assert _quick(1).open_model
+    assert not _quick(1, fault="db-restart").open_model
+    assert not _quick(1, mem_ladder_mib=256).open_model
 
 
 OHA_OUTPUT = {
@@ -150,9 +192,20 @@ def test_oha_command_never_follows_redirects(tmp_path):
     )
     assert "--redirect 0" in command and "--output-format json" in command and "-q" not in command
     open_model = loadgen.oha_command(
-        tmp_path / "oha", "http://x/avatar", requests=10, connections=2, output=tmp_path / "o.json", rate=500
+        tmp_path / "oha", "http://x/avatar", duration_s=10, connections=2, output=tmp_path / "o.json", rate=500
     )
-    assert "-q 500 --latency-correction" in open_model
+    assert "-q 500 --latency-correction" in open_model and "-z 10s -w" in open_model and " -n " not in open_model
+    with pytest.raises(ValueError):
+        loadgen.oha_command(tmp_path / "oha", "http://x/avatar", connections=2, output=tmp_path / "o.json")
+
+
+def test_a_fixed_rate_run_has_enough_vus_and_connections_for_its_rate_at_the_objective():
+    from bench.measure.k6 import arrival_vus
+    from bench.measure.oha import rate_connections
+
+    assert arrival_vus(1000, 100) == 110
+    assert rate_connections(2_000, 10) == 30 and rate_connections(100, 10) == 16
+    assert rate_connections(128_000, 10) == 512
 
 
 def test_the_soak_of_one_stack_is_estimated_at_its_one_stage():

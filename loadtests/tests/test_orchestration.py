@@ -12,10 +12,10 @@ from conftest import fake_cgroup_v1
 from test_manifest import VALID, write_stack
 
 from bench import cgroups, manifest, paths, schema
-from bench.measure import Plan
+from bench.measure import Plan, observed_runs
 from bench.measure.orchestrate import run_plan
 from bench.records import Cap, Caps, CpuSplit, RawResult
-from bench.scenarios import SCENARIOS
+from bench.scenarios import SCENARIOS, Observed
 
 pytestmark = pytest.mark.postgres
 FAKES = Path(__file__).with_name("fakes")
@@ -72,7 +72,8 @@ def test_a_run_of_every_load_tool_writes_records_that_match_the_schema(pg_cluste
         assert schema.validate_raw(json.loads(file.read_text())) == []
         assert RawResult.read(file) in records
     join, mixed, avatar = records
-    assert [s.vus for s in join.stages] == [60, 120]
+    # After the ladder, the smoke profile replicates the study's highest stage only.
+    assert [s.vus for s in join.stages] == [120]
     for stage in join.stages + mixed.stages:
         # The fake k6 charges 1 ms of the app's CPU per request it sent, ramp included.
         assert stage.requests == 400 and stage.cpu_ms_per_request == pytest.approx(1.0)
@@ -114,3 +115,58 @@ def test_a_stack_that_does_not_start_is_a_failed_record_not_a_failed_run(pg_clus
     assert record.failed is not None and record.failed.startswith("broken exited with code 3 before it was healthy")
     assert record.stages == [] and "startup_s" not in json.loads(record.to_json())
     assert (tmp_path / "out" / "raw" / "smoke" / "broken--avatar--run1.json").exists()
+
+
+def test_a_whole_ladder_runs_after_steady_state_and_stops_at_the_first_step_not_held(
+    pg_cluster, setting, tmp_path, monkeypatch
+):
+    """The fake k6 delivers up to 700 requests/s, then answers with a p99 over any objective."""
+    stack, root, tools = setting
+    monkeypatch.setenv("FAKE_K6_CAPACITY", "700")
+    split = CpuSplit(app="0", postgres="0", loadgen="0")
+    scenarios = [SCENARIOS["join-filter"], SCENARIOS["avatar"]]
+    plan = Plan([stack], scenarios, "smoke", 1, split, tmp_path / "out", ceilings=False, cgroup_root=root)
+
+    join, avatar = run_plan(plan, pg_cluster, tools, CAPS)
+
+    assert join.steady_state is not None and join.steady_state.reached
+    # 1 ms of the app's CPU per request in every window: settled after the first three.
+    assert join.steady_state.windows_cpu_ms_per_request == pytest.approx([1.0, 1.0, 1.0])
+    assert join.steady_state.rate_rps == SCENARIOS["join-filter"].warm_rate
+    ladder = join.ladder
+    assert ladder is not None and ladder.objective_p99_ms == 100
+    assert [s.offered_rps for s in ladder.steps] == [250, 400, 630, 1000]
+    assert [s.held for s in ladder.steps] == [True, True, True, False]
+    assert ladder.steps[-1].stop_reasons == ["delivered", "p99"]
+    assert ladder.capacity_rps == 630
+    first = ladder.steps[0]
+    assert first.delivered_rps == pytest.approx(250) and first.dropped_iterations == 0
+    assert first.latency_ms is not None and first.latency_ms.p999 == 8.0
+    assert first.cpu_ms_per_request == pytest.approx(1.0)
+    assert first.cpu is not None and first.cpu.postgres_ms_per_request == pytest.approx(0.5)
+    assert first.vus == 250 * 100 // 1000 + 10
+    # The closed-model stages still run after it, as the replication (its highest stage in smoke).
+    assert [s.vus for s in join.stages] == [120]
+    assert avatar.ladder is not None and avatar.ladder.capacity_rps == SCENARIOS["avatar"].rates[-1]
+    assert all(s.held for s in avatar.ladder.steps) and avatar.steady_state is not None
+    for file in (tmp_path / "out" / "raw" / "smoke").glob("*.json"):
+        assert schema.validate_raw(json.loads(file.read_text())) == []
+    # The next estimate follows what this run took.
+    observed = observed_runs(tmp_path / "out" / "raw" / "smoke")
+    assert observed[("demo", "join-filter")] == Observed(steady_s=join.steady_state.time_s, ladder_steps=4)
+    plan.observed = observed
+    assert plan.estimate_seconds() != Plan([stack], scenarios, "smoke", 1, split, tmp_path).estimate_seconds()
+
+
+def test_repeats_run_repeat_major_every_stack_once_then_again(pg_cluster, setting, tmp_path):
+    stack, root, tools = setting
+    text = (stack.directory / "impl.toml").read_text().replace("demo", "twin")
+    twin = manifest.load(write_stack(tmp_path, name="twin", text=text))
+    split = CpuSplit(app="0", postgres="0", loadgen="0")
+    plan = Plan(
+        [stack, twin], [SCENARIOS["avatar"]], "smoke", 2, split, tmp_path / "out", ceilings=False, cgroup_root=root
+    )
+
+    records = run_plan(plan, pg_cluster, tools, CAPS)
+
+    assert [(r.stack.name, r.run) for r in records] == [("demo", 1), ("twin", 1), ("demo", 2), ("twin", 2)]

@@ -243,3 +243,124 @@ def test_soak_section_and_its_memory_chart(tmp_path):
     assert header.count("|") == go.count("|") == failed.count("|")
     assert (tmp_path / "charts" / "soak-memory.png").stat().st_size > 1000
     assert "charts/soak-memory.png" in text
+
+
+def cpu(app_share, *, bound=(), shared=0.5):
+    return {
+        "app_cpu_s": app_share * 5,
+        "app_cpu_share": app_share,
+        "postgres_cpu_s": 1.0,
+        "postgres_cpu_share": 0.2,
+        "postgres_ms_per_request": 0.2,
+        "loadgen_cpu_s": 1.5,
+        "loadgen_cpu_share": 0.3,
+        "shared_cpu_share": shared,
+        "bound_by": list(bound),
+    }
+
+
+def ladder_step(rate, *, held=True, cpu_ms=0.3, p99=20.0, reasons=(), bound=()):
+    latency = {"avg": 5.0, "p50": 4.0, "p95": 15.0, "p99": p99, "max": 80.0, "p90": 10.0, "p999": p99 * 2}
+    return {
+        "offered_rps": rate,
+        "duration_s": 5,
+        "vus": 40,
+        "requests": int(rate * 5),
+        "delivered_rps": rate,
+        "latency_ms": latency,
+        "errors": {},
+        "error_count": 0,
+        "dropped_iterations": 0,
+        "sql_per_request": 1.7,
+        "mean_response_bytes": 1000.0,
+        "cpu_ms_per_request": cpu_ms,
+        "app_peak_memory_bytes": 50 << 20,
+        "cpu": cpu(0.95 if bound else 0.4, bound=bound),
+        "oom": False,
+        "held": held,
+        "stop_reasons": list(reasons),
+    }
+
+
+def laddered(name, run, held_rates, failed_rate, *, cpu_ms=0.3, steady=12.0, reached=True):
+    steps = [ladder_step(r, cpu_ms=cpu_ms) for r in held_rates]
+    if failed_rate is not None:
+        steps.append(ladder_step(failed_rate, held=False, p99=300.0, reasons=["p99"], bound=["app"]))
+    return record(
+        name,
+        "join-filter",
+        run,
+        [(120, 900.0)],
+        ladder={
+            "objective_p99_ms": 100.0,
+            "rates": [250.0, 400.0, 630.0, 1000.0],
+            "steps": steps,
+            "capacity_rps": held_rates[-1] if held_rates else None,
+        },
+        steady_state={
+            "rate_rps": 250.0,
+            "window_s": 4.0,
+            "cap_s": 120.0,
+            "windows_cpu_ms_per_request": [0.5, 0.31, 0.3, 0.3],
+            "time_s": steady,
+            "reached": reached,
+        },
+    )
+
+
+def test_the_ladder_table_gives_capacity_and_the_figures_at_the_rate_every_stack_held(tmp_path):
+    raw = tmp_path / "raw"
+    records = [
+        laddered("fast", 1, [250.0, 400.0, 630.0, 1000.0], None, cpu_ms=0.2),
+        laddered("fast", 2, [250.0, 400.0, 630.0], 1000.0, cpu_ms=0.2),
+        laddered("mid", 1, [250.0, 400.0, 630.0], 1000.0),
+        laddered("mid", 2, [250.0, 400.0, 630.0], 1000.0),
+        laddered("slow", 1, [250.0, 400.0], 630.0, cpu_ms=1.5, steady=120.0, reached=False),
+        laddered("slow", 2, [250.0], 400.0, cpu_ms=1.5),
+    ]
+    for r in records:
+        assert schema.validate_raw(r) == []
+    write(raw, records)
+    text = report.render(raw, tmp_path / "results.md", tmp_path / "charts").read_text()
+    table = text[text.index("### join-filter: fixed-rate ladder") : text.index("### join-filter: closed-model")]
+    assert "p99 objective 100 ms" in table and "at 250 req/s, the highest rate every stack held" in table
+    rows = {
+        line.split("|")[1].strip(): line for line in table.splitlines() if line.startswith("| ") and "---" not in line
+    }
+    assert list(rows)[1:] == ["fast", "mid", "slow"]
+    # Capacity over runs; pairs decided over all runs: fast (630–1,000) overlaps mid (630), not slow.
+    assert "815 (630–1,000)" in rows["fast"] and "≈ next" in rows["fast"] and "≈" not in rows["mid"]
+    assert "325 (250–400)" in rows["slow"] and "p99 over objective | app" in rows["slow"]
+    assert "| 0.200 |" in rows["fast"] and "| 1.500 |" in rows["slow"] and "| 0.200 |" in rows["mid"]
+    assert "held every rate, p99 over objective" in rows["fast"]
+    assert "cap hit in 1 of 2" in rows["slow"]
+    assert "## Memory, start-up and steady state" in text
+    assert (tmp_path / "charts" / "capacity.png").stat().st_size > 1000 and "charts/capacity.png" in text
+
+
+def test_no_difference_is_decided_for_every_pair_not_only_neighbours():
+    from bench.report.figures import Spread, no_difference, noise_marks
+
+    rows = [
+        ("a", Spread(100, 90, 130)),
+        ("b", Spread(95, 94, 96)),
+        ("c", Spread(92, 88, 93)),
+        ("d", Spread(50, 40, 60)),
+    ]
+    # a overlaps b and c (its range reaches 90), b and c do not overlap each other.
+    assert no_difference(rows) == [("a", "b"), ("a", "c")]
+    assert noise_marks(rows) == {"a": "≈ next, c"}
+    # The rule results measured before the ladder were published with: neighbours only.
+    assert noise_marks(rows, pairwise=False) == {"a": "≈ next"}
+
+
+def test_efficiency_is_empty_against_a_ceiling_bound_by_its_load_generator(tmp_path):
+    raw = tmp_path / "raw"
+    ceiling = record("ceiling-http", "avatar", 1, [(10, 90000.0)], kind="ceiling")
+    ceiling["stages"][0]["cpu"] = cpu(0.6, bound=["postgres+loadgen"], shared=0.95)
+    write(raw, [ceiling, record("fast", "avatar", 1, [(10, 80000.0)])])
+    text = report.render(raw, tmp_path / "results.md", tmp_path / "charts").read_text()
+    fast = next(line for line in text.splitlines() if line.startswith("| fast | 10 |"))
+    assert "none: the ceiling was bound by its load generator" in fast
+    limit = next(line for line in text.splitlines() if line.startswith("| ceiling-http | 10 |"))
+    assert "bound: postgres+loadgen" in limit

@@ -90,13 +90,17 @@ def run(
 ) -> None:
     """Benchmark stacks (all by default) and write the raw results and results.md.
 
-    For each stack × scenario × run: reset the database, start the stack in its cgroup
-    (CPU set and memory cap from compose.yaml), wait for /health, warm up (not counted),
-    run each stage with k6 or oha on the load generator's CPUs, and stop the stack.
-    Per stage it records requests/s, latency percentiles, errors by status, app CPU per
-    request, peak memory, SQL statements per request and response bytes; after write
-    scenarios, that no 2xx write was lost. Raw JSON goes to results/raw/PROFILE/ (smoke runs
-    to .bench/results/, never published) and results.md is rendered from it.
+    For each stack × scenario × run (repeat-major: every stack once, then again): reset the
+    database, start the stack in its cgroup (CPU set and memory cap from compose.yaml), wait
+    for /health, bring it to steady state at a fixed rate (CPU per request settled, or the
+    cap), run the fixed-rate ladder until the first rate it cannot hold, then the original
+    study's closed-model stages, with k6 or oha on the load generator's CPUs, and stop it.
+    Per ladder step and stage it records rates, latency percentiles, errors by status, the
+    app's, PostgreSQL's and the load generator's CPU and what bound it, peak memory, SQL
+    statements per request and response bytes; after write scenarios, that no 2xx write was
+    lost. The estimate printed first follows earlier runs of the same stacks. Raw JSON goes to
+    results/raw/PROFILE/ (smoke runs to .bench/results/, never published) and results.md is
+    rendered from it.
     """
     from pydantic import TypeAdapter
 
@@ -136,10 +140,12 @@ def run(
         fault=fault,
         ceilings=ceilings and not (mem_ladder or fault or profile == "soak"),
     )
+    plan.observed = measure.observed_runs(where_to.output / "raw" / profile)
     estimate = plan.estimate_seconds() * (len(measure.MEM_LADDER_MIB) if mem_ladder else 1)
     console.print(
         f"{len(selected)} stack(s) × {len(chosen)} scenario(s) × {repeat} run(s), profile {profile}: "
         f"about {estimate / 60:.0f} min"
+        + (f" (following {len(plan.observed)} earlier run(s))" if plan.observed else "")
     )
     if estimate > 3600 and not yes and sys.stdin.isatty():
         click.confirm("That is over an hour. Go on?", abort=True)
@@ -157,7 +163,8 @@ def run(
             console.print(f"results.md is rendered once a {main_profile} run exists; raw results are in {target}")
         verdict = measure.verdict(results, ladder=mem_ladder)
         where = target.relative_to(paths.ROOT) if target.is_relative_to(paths.ROOT) else target
-        console.print(f"done in {(time.monotonic() - started) / 60:.1f} min: {verdict.summary}; report {where}")
+        took = time.monotonic() - started
+        console.print(f"done in {took / 60:.1f} min (estimated {estimate / 60:.1f}): {verdict.summary}; report {where}")
         for problem in verdict.problems:
             console.print(f"  [red]{problem}[/]")
         if verdict.problems:

@@ -2,7 +2,10 @@
 
 plan          what to run: stacks, scenarios, profile, CPU split (Plan)
 orchestrate   runs a plan job by job and writes one raw record per job (execute, execute_ladder)
-stack_run     one stack × scenario × run: start it, load it, check it, stop it
+stack_run     one stack × scenario × run: start it, steady state, ladder, stages, checks, stop it
+steady        steady state before measuring: CPU per request settled over windows at a fixed rate
+ladder        the fixed-rate ladder (the open model) and when a step is held
+bounds        every role's CPU over a stage and what bound it
 ceiling_run   the database and HTTP ceilings of a scenario
 k6, oha, pgbench   the stage runners of each load generator; load runs one to completion
 probes        what is measured around a stage: app CPU and memory, SQL statement counts
@@ -13,7 +16,7 @@ verdict       what a run must not have
 """
 
 from bench.measure.orchestrate import execute, execute_ladder
-from bench.measure.plan import LADDER_SCENARIOS, MEM_LADDER_MIB, Plan, cpu_count, default_split
+from bench.measure.plan import LADDER_SCENARIOS, MEM_LADDER_MIB, Plan, cpu_count, default_split, observed_runs
 from bench.measure.verdict import Verdict, verdict
 
 __all__ = [
@@ -25,5 +28,6 @@ __all__ = [
     "default_split",
     "execute",
     "execute_ladder",
+    "observed_runs",
     "verdict",
 ]

@@ -3,6 +3,7 @@ each stage's writes logged by id for the lost-write check (bench.writes)."""
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 
 from bench import loadgen, writes
@@ -16,6 +17,13 @@ from bench.scenarios import TIMING, Scenario
 K6_THRESHOLD_FAILED = 99
 
 
+def arrival_vus(rate: float, objective_ms: float) -> int:
+    """Pre-allocated VUs of a fixed-rate run: the requests in flight at `rate` if each took the
+    objective (Little's law), plus 10; k6 may use twice as many before it drops an arrival, so a
+    stack that keeps its objective never sees one dropped."""
+    return math.ceil(rate * objective_ms / 1000) + 10
+
+
 class K6Stages:
     def __init__(self, ctx: Context, scenario: Scenario, *, name: str, label: str, base_url: str) -> None:
         self.ctx, self.scenario = ctx, scenario
@@ -26,18 +34,31 @@ class K6Stages:
     def warm_up(self) -> None:
         self._run("warmup")
 
-    def stage(self, vus: int) -> LoadFigures:
-        summary = self._run(str(vus))
+    def stage(self, vus: int, *, seconds: int | None = None) -> LoadFigures:
+        """A closed-model stage; `seconds` shortens it and drops its ramp (the stack is warm)."""
+        env = {"STAGE_SECONDS": str(seconds), "RAMP_SECONDS": "0"} if seconds is not None else {}
+        summary = self._run(str(vus), env=env, seconds=seconds)
         (figures,) = summary.stages
         figures.duration_s = summary.stage_seconds
         figures.requests_sent = summary.total_requests
+        return figures
+
+    def rate(self, rate: float, seconds: int, *, objective_ms: float, tag: str) -> LoadFigures:
+        """One fixed-rate run (k6's constant-arrival-rate): `rate` requests/s for `seconds`."""
+        vus = arrival_vus(rate, objective_ms)
+        env = {"RATE": f"{rate:g}", "DURATION": str(seconds), "VUS": str(vus), "MAX_VUS": str(2 * vus)}
+        summary = self._run(tag, env=env, seconds=seconds)
+        (figures,) = summary.stages
+        figures.duration_s = summary.stage_seconds
+        figures.requests_sent = summary.total_requests
+        figures.offered_rps = rate
         return figures
 
     def counted(self) -> dict[str, int]:
         """The writes k6 counted with a 2xx over every run so far, the warm-up's included."""
         return {name: sum(getattr(w, name) for w in self.writes_counted) for name in writes.COUNTED}
 
-    def _run(self, stage: str) -> K6Summary:
+    def _run(self, stage: str, *, env: dict[str, str] | None = None, seconds: int | None = None) -> K6Summary:
         prefix = f"{self.name}-{stage}"
         summary, log = logs() / f"{prefix}.json", logs() / f"{prefix}.log"
         summary.unlink(missing_ok=True)
@@ -52,13 +73,14 @@ class K6Stages:
                 self.scenario.name,
                 base_url=self.base_url,
                 profile=self.ctx.plan.profile,
-                stage=stage,
+                stage="rate" if env and "RATE" in env else stage,
                 summary=summary,
                 writes_log=written,
+                env=env,
             ),
         )
         timing = TIMING[self.ctx.plan.profile]
-        limit = timing["warmup"] + timing["ramp"] + timing["stage"] + 120
+        limit = (seconds if seconds is not None else timing["warmup"] + timing["ramp"] + timing["stage"]) + 120
         code = run_load(command, log, self.ctx.display, limit)
         if code not in (0, K6_THRESHOLD_FAILED) or not summary.exists():
             raise BenchError(f"k6 failed (exit {code}) on {self.label} stage {stage}; log {log}")

@@ -1,7 +1,9 @@
-"""The oha stages: the avatar scenario's single-endpoint blast, against a stack or nginx."""
+"""The oha runs: the avatar scenario's single endpoint, against a stack or nginx, by duration:
+closed-model stages (as many requests as its connections get answered) or fixed-rate ones."""
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 
 from bench import loadgen
@@ -11,36 +13,67 @@ from bench.measure.context import Context, logs
 from bench.measure.load import run_load
 from bench.measure.probes import StageMeter, Statements
 from bench.records import Stage
-from bench.scenarios import OHA_REQUESTS, OHA_WARMUPS, Scenario
+from bench.scenarios import Scenario, closed_timing
 
-# Seconds one oha run may take.
-OHA_TIMEOUT_S = 900
+# Seconds one oha run may take beyond its duration.
+OHA_GRACE_S = 120
+# Connections of a fixed-rate run: enough for the rate at the objective's latency, within bounds.
+MIN_CONNECTIONS, MAX_CONNECTIONS = 16, 512
 
 
-def oha_run(ctx: Context, *, url: str, requests: int, connections: int, name: str, label: str) -> LoadFigures:
-    """One oha run against `url` on the load generator's CPUs."""
+def rate_connections(rate: float, objective_ms: float) -> int:
+    """As many connections as requests in flight at `rate` if each took the objective (Little's
+    law), so that a stack that keeps its objective never waits for a free connection."""
+    return max(MIN_CONNECTIONS, min(MAX_CONNECTIONS, math.ceil(rate * objective_ms / 1000) + 10))
+
+
+def oha_run(
+    ctx: Context,
+    *,
+    url: str,
+    connections: int,
+    seconds: float,
+    name: str,
+    label: str,
+    rate: float | None = None,
+) -> LoadFigures:
+    """One oha run of `seconds` against `url` on the load generator's CPUs, at `rate` if given."""
     output: Path = logs() / f"{name}.json"
     log = logs() / f"{name}.log"
     command = ctx.roles.wrap(
         "loadgen",
-        loadgen.oha_command(ctx.tools["oha"], url, requests=requests, connections=connections, output=output),
+        loadgen.oha_command(
+            ctx.tools["oha"], url, connections=connections, output=output, rate=rate, duration_s=seconds
+        ),
     )
-    code = run_load(command, log, ctx.display, OHA_TIMEOUT_S)
+    code = run_load(command, log, ctx.display, seconds + OHA_GRACE_S)
     if code != 0:
         raise BenchError(f"oha failed (exit {code}) on {label}; log {log}")
-    return loadgen.parse_oha(output, expected_status=302, connections=connections)
+    figures = loadgen.parse_oha(output, expected_status=302, connections=connections)
+    if rate is not None:
+        figures.offered_rps = rate
+        figures.dropped_iterations = 0
+    return figures
 
 
 def avatar_stages(
-    ctx: Context, scenario: Scenario, *, url: str, name: str, label: str, statements: Statements
+    ctx: Context,
+    scenario: Scenario,
+    *,
+    url: str,
+    name: str,
+    label: str,
+    statements: Statements,
+    warm: bool = False,
 ) -> list[Stage]:
-    """The avatar scenario against `url`: uncounted warm-up runs, then the measured one."""
+    """The avatar's closed-model stage against `url` (the original study's 10 connections, by
+    duration), after an uncounted warm-up unless the stack is `warm` (steady state reached)."""
     connections = scenario.stages[0]
-    for i, n in enumerate(OHA_WARMUPS[ctx.plan.profile]):
-        ctx.display.update(f"{label}: warm-up {i + 1} ({n:,} requests, not counted)")
-        oha_run(ctx, url=url, requests=n, connections=connections, name=f"{name}-warmup{i + 1}", label=label)
-    requests = OHA_REQUESTS[ctx.plan.profile]
-    ctx.display.update(f"{label}: {requests:,} requests at {connections} connections")
+    warmup, seconds = closed_timing(ctx.plan.profile, ctx.plan.open_model)
+    if not warm:
+        ctx.display.update(f"{label}: warm-up ({warmup} s, not counted)")
+        oha_run(ctx, url=url, connections=connections, seconds=warmup, name=f"{name}-warmup", label=label)
+    ctx.display.update(f"{label}: {connections} connections for {seconds} s")
     with StageMeter(ctx.roles, statements) as meter:
-        figures = oha_run(ctx, url=url, requests=requests, connections=connections, name=f"{name}-stage", label=label)
+        figures = oha_run(ctx, url=url, connections=connections, seconds=seconds, name=f"{name}-stage", label=label)
     return [meter.stage(figures)]

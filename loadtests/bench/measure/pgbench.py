@@ -10,7 +10,7 @@ from bench.measure.context import Context, logs
 from bench.measure.load import run_load
 from bench.measure.probes import StageMeter, Statements
 from bench.records import Latency, Stage
-from bench.scenarios import TIMING, Scenario
+from bench.scenarios import Scenario, closed_timing, replication_stages
 
 
 def pgbench_run(
@@ -45,17 +45,16 @@ def database_ceiling_stages(ctx: Context, scenario: Scenario, *, label: str, sta
     # Every stack reaches PostgreSQL through at most DB_POOL_SIZE connections, whatever the
     # number of VUs: the ceiling is what the database does through as many.
     clients = int(stacks.DEFAULT_POOL_SIZE)
-    timing = TIMING[ctx.plan.profile]
+    warmup, seconds = closed_timing(ctx.plan.profile, ctx.plan.open_model)
     ctx.display.update(f"{label}: warm-up")
-    warm_up = {"vus": scenario.stages[0], "clients": clients, "seconds": timing["warmup"]}
+    warm_up = {"vus": scenario.stages[0], "clients": clients, "seconds": warmup}
     pgbench_run(ctx, scenario, name="warmup", label=label, **warm_up)
     stages = []
-    for vus in scenario.stages:
+    # After the open model the stacks replicate fewer closed-model stages: the ceiling matches them.
+    for vus in replication_stages(scenario, ctx.plan.profile) if ctx.plan.open_model else scenario.stages:
         ctx.display.update(f"{label}: pgbench, {clients} clients (stage {vus})")
         with StageMeter(ctx.roles, statements) as meter:
-            figures = pgbench_run(
-                ctx, scenario, name=str(vus), vus=vus, clients=clients, seconds=timing["stage"], label=label
-            )
+            figures = pgbench_run(ctx, scenario, name=str(vus), vus=vus, clients=clients, seconds=seconds, label=label)
         stage = meter.stage(figures)
         # The app's cgroup is idle during pgbench: its figures would read as zero cost.
         stage.app_cpu_s = stage.cpu_ms_per_request = None

@@ -8,7 +8,7 @@ from pathlib import Path
 from bench import cgroups
 from bench.manifest import Stack
 from bench.records import CpuSplit, FaultKind, Profile
-from bench.scenarios import Scenario, estimate_seconds
+from bench.scenarios import Observed, Scenario, estimate_seconds
 
 MEM_LADDER_MIB = (512, 256, 128, 64, 32)
 LADDER_SCENARIOS = ("avatar", "join-filter")
@@ -47,6 +47,42 @@ class Plan:
     warnings: list[str] = field(default_factory=list)
     cgroup_root: Path = cgroups.DEFAULT_ROOT  # a fake tree in the tests
 
+    @property
+    def open_model(self) -> bool:
+        """Steady state and the fixed-rate ladder before the closed-model stages: the smoke,
+        quick and full profiles, not the soak, the memory ladder or a fault run."""
+        return self.profile in ("smoke", "quick", "full") and self.fault is None and self.mem_ladder_mib is None
+
+    observed: dict[tuple[str, str], Observed] = field(default_factory=dict)
+    """What earlier runs of a stack × scenario took (observed_runs): the estimate follows them."""
+
     def estimate_seconds(self) -> float:
-        per_stack = sum(estimate_seconds(s, self.profile) for s in self.scenarios)
-        return self.repeat * (len(self.stacks) + int(self.ceilings)) * per_stack
+        """Every job of the plan, the ceilings' included."""
+        known = self.observed
+        total = 0.0
+        for scenario in self.scenarios:
+            if self.ceilings:
+                total += estimate_seconds(scenario, self.profile, open_model=self.open_model, ceiling=True)
+            for stack in self.stacks:
+                seen = known.get((getattr(stack, "name", ""), scenario.name))
+                total += estimate_seconds(scenario, self.profile, open_model=self.open_model, observed=seen)
+        return self.repeat * total
+
+
+def observed_runs(raw_dir: Path) -> dict[tuple[str, str], Observed]:
+    """Time to steady state and ladder steps of the latest earlier run of each stack × scenario."""
+    from bench.records import RawResult
+
+    found: dict[tuple[str, str], Observed] = {}
+    for path in sorted(raw_dir.glob("*.json")) if raw_dir.is_dir() else []:
+        try:
+            record = RawResult.read(path)
+        except (OSError, ValueError):
+            continue
+        if record.steady_state is None and record.ladder is None:
+            continue
+        found[(record.stack.name, record.scenario)] = Observed(
+            steady_s=record.steady_state.time_s if record.steady_state else None,
+            ladder_steps=len(record.ladder.steps) if record.ladder else None,
+        )
+    return found

@@ -14,14 +14,12 @@ import psycopg
 
 from bench import cgroups
 from bench.loadgen import LoadFigures
-from bench.measure.plan import cpu_count
+from bench.measure.bounds import CpuTimes, client_bound, role_cpu
 from bench.measure.roles import Roles
 from bench.postgres import Cluster
-from bench.records import MemoryGrowth, Stage
+from bench.records import MemoryGrowth, RoleCpu, Stage
 from bench.scenarios import prepare_probe
 
-# A load generator using this share of its CPU set or more is the bottleneck, not the stack.
-CLIENT_BOUND_SHARE = 0.9
 PROBE_REQUESTS = 20
 
 
@@ -105,18 +103,38 @@ def memory_growth(samples: list[tuple[float, int]]) -> MemoryGrowth | None:
     )
 
 
+def postgres_cpu_seconds(group: cgroups.Group | None) -> float | None:
+    """PostgreSQL's cgroup CPU time; None without one (or while it is being restarted)."""
+    if group is None:
+        return None
+    try:
+        return group.cpu_seconds()
+    except (OSError, ValueError):
+        return None
+
+
 @dataclass(frozen=True)
 class AppReading:
-    """The app's and the load generator's counters at one moment (with cgroups)."""
+    """The roles' counters at one moment (with cgroups)."""
 
     app_cpu_s: float
     loadgen_cpu_s: float
     oom_kills: int
     peak_bytes: int | None = None
+    postgres_cpu_s: float | None = None
 
     @staticmethod
-    def take(app: cgroups.Group, loadgen: cgroups.Group) -> AppReading:
-        return AppReading(app.cpu_seconds(), loadgen.cpu_seconds(), app.oom_kills(), app.memory_peak_bytes())
+    def take(app: cgroups.Group, loadgen: cgroups.Group, postgres: cgroups.Group | None = None) -> AppReading:
+        return AppReading(
+            app.cpu_seconds(),
+            loadgen.cpu_seconds(),
+            app.oom_kills(),
+            app.memory_peak_bytes(),
+            postgres_cpu_seconds(postgres),
+        )
+
+    def times(self) -> CpuTimes:
+        return CpuTimes(self.app_cpu_s, self.postgres_cpu_s, self.loadgen_cpu_s)
 
 
 class StageMeter:
@@ -140,7 +158,7 @@ class StageMeter:
         app, loadgen = self.roles.app, self.roles.loadgen
         if app is not None and loadgen is not None:
             app.reset_peak()
-            self.before = AppReading.take(app, loadgen)
+            self.before = AppReading.take(app, loadgen, self.roles.postgres)
         self.sql_before = self.statements.total()
         self.started = time.monotonic()
         self.sampler = MemorySampler(app, self.started) if app is not None else None
@@ -156,7 +174,7 @@ class StageMeter:
         self.sql = self.statements.total() - self.sql_before
         app, loadgen = self.roles.app, self.roles.loadgen
         if app is not None and loadgen is not None:
-            self.after = AppReading.take(app, loadgen)
+            self.after = AppReading.take(app, loadgen, self.roles.postgres)
 
     def stage(self, figures: LoadFigures) -> Stage:
         """The stage's record: the load generator's figures and what was measured around them."""
@@ -166,7 +184,9 @@ class StageMeter:
         sent = figures.requests_sent or requests
         return Stage.model_validate(
             {
-                **figures.model_dump(exclude_unset=True, exclude={"active_s", "requests_sent"}),
+                **figures.model_dump(
+                    exclude_unset=True, exclude={"active_s", "requests_sent", "offered_rps", "dropped_iterations"}
+                ),
                 "memory_samples": self.samples,
                 "memory_growth": memory_growth(self.samples),
                 "sql_statements": self.sql,
@@ -179,24 +199,35 @@ class StageMeter:
             }
         )
 
-    def _cost(self, figures: LoadFigures, sent: int) -> dict[str, object]:
-        """The app's CPU and memory, and the load generator's CPU share; unknown without cgroups."""
+    def cpu(self, figures: LoadFigures, sent: int) -> RoleCpu | None:
+        """Every role's CPU over the run and what bound it; None without cgroups."""
         if self.before is None or self.after is None:
-            names = ("app_cpu_s", "cpu_ms_per_request", "app_peak_memory_bytes", "loadgen_cpu_share", "client_bound")
-            return {**dict.fromkeys(names), "oom_kills": None, "oom": False}
-        app_cpu = self.after.app_cpu_s - self.before.app_cpu_s
+            return None
         # oha reports how long it was sending; its start-up would otherwise dilute the share of a
         # blast that lasts under a second.
-        active = min(figures.active_s or self.wall, self.wall)
-        used = (self.after.loadgen_cpu_s - self.before.loadgen_cpu_s) / active
-        share = min(used / cpu_count(self.roles.split.loadgen), 1.0)
+        return role_cpu(
+            self.roles.split,
+            self.before.times(),
+            self.after.times(),
+            wall_s=self.wall,
+            requests=sent,
+            active_s=figures.active_s or (figures.duration_s if figures.offered_rps else None),
+        )
+
+    def _cost(self, figures: LoadFigures, sent: int) -> dict[str, object]:
+        """The roles' CPU, the app's memory, and what bound the stage; unknown without cgroups."""
+        cpu = self.cpu(figures, sent)
+        if self.before is None or self.after is None or cpu is None:
+            names = ("app_cpu_s", "cpu_ms_per_request", "app_peak_memory_bytes", "loadgen_cpu_share", "client_bound")
+            return {**dict.fromkeys(names), "oom_kills": None, "oom": False}
         kills = self.after.oom_kills - self.before.oom_kills
         return {
-            "app_cpu_s": app_cpu,
-            "cpu_ms_per_request": app_cpu * 1000 / sent if sent else None,
+            "app_cpu_s": cpu.app_cpu_s,
+            "cpu_ms_per_request": cpu.app_cpu_s * 1000 / sent if sent else None,
             "app_peak_memory_bytes": self.after.peak_bytes,
-            "loadgen_cpu_share": share,
-            "client_bound": share >= CLIENT_BOUND_SHARE,
+            "loadgen_cpu_share": cpu.loadgen_cpu_share,
+            "client_bound": client_bound(cpu),
             "oom_kills": kills,
             "oom": bool(kills),
+            "cpu": cpu,
         }

@@ -10,14 +10,17 @@ from typing import Any
 import httpx
 
 from bench import procs, stacks, writes
+from bench.loadgen import LoadFigures
 from bench.manifest import Stack
 from bench.measure.context import Context
 from bench.measure.faults import DatabaseRestart
 from bench.measure.k6 import K6Stages
-from bench.measure.oha import avatar_stages
+from bench.measure.ladder import RunStep, run_ladder
+from bench.measure.oha import avatar_stages, oha_run, rate_connections
 from bench.measure.probes import StageMeter, Statements, sql_per_endpoint
-from bench.records import Fault, LostWrites, RawResult, StackInfo, Stage
-from bench.scenarios import TIMING, Scenario
+from bench.measure.steady import reach_steady_state
+from bench.records import Fault, Ladder, LostWrites, RawResult, StackInfo, Stage, SteadyState
+from bench.scenarios import OPEN_TIMING, TIMING, Scenario, replication_stages
 
 # The stack's memory once it is healthy and idle.
 IDLE_AFTER_S = 1.0
@@ -45,6 +48,8 @@ class Outcome:
     lost_writes: LostWrites | None = None
     sql_per_request_by_endpoint: dict[str, float] = field(default_factory=dict)
     failed: str | None = None
+    steady_state: SteadyState | None = None
+    ladder: Ladder | None = None
 
     def fields(self) -> dict[str, Any]:
         """The record's fields; the optional ones only when they happened."""
@@ -53,6 +58,10 @@ class Outcome:
             "lost_writes": self.lost_writes,
             "sql_per_request_by_endpoint": self.sql_per_request_by_endpoint,
         }
+        if self.steady_state is not None:
+            values["steady_state"] = self.steady_state
+        if self.ladder is not None:
+            values["ladder"] = self.ladder
         if self.fault is not None:
             values["fault"] = self.fault
         if self.failed is not None:
@@ -109,18 +118,44 @@ def _load_and_check(
     statements: Statements,
     rows_before: writes.Baseline,
 ) -> Outcome:
-    """The stages, then (if the stack is still up) the lost-write check and the SQL count per
-    endpoint; a stack that crashed keeps the stages it served."""
+    """With the open model: steady state, then the fixed-rate ladder. Then the closed-model
+    stages, then (if the stack is still up) the lost-write check and the SQL count per endpoint;
+    a stack that crashed keeps the stages it served."""
     name = f"{stack.name}-{scenario.name}"
     k6 = None
+    run_step: RunStep
     if scenario.tool == "k6":
         k6 = K6Stages(ctx, scenario, name=name, label=label, base_url=running.base_url)
-        outcome = _k6_stages(ctx, scenario, label, k6, running.base_url, statements)
+        k6_runner = k6
+
+        def run_step(rate: float, seconds: int, tag: str) -> LoadFigures:
+            return k6_runner.rate(rate, seconds, objective_ms=scenario.objective_ms, tag=tag)
+
+    else:
+
+        def run_step(rate: float, seconds: int, tag: str) -> LoadFigures:
+            connections = rate_connections(rate, scenario.objective_ms)
+            url = running.base_url + "/avatar"
+            return oha_run(
+                ctx, url=url, connections=connections, seconds=seconds, name=f"{name}-{tag}", label=label, rate=rate
+            )
+
+    steady_state = ladder = None
+    warm = ctx.plan.open_model
+    if warm:
+        steady_state = reach_steady_state(ctx, scenario, run_step, label=label, alive=running.alive)
+        if running.alive():
+            ladder = run_ladder(ctx, scenario, run_step, label=label, statements=statements, alive=running.alive)
+    if not running.alive():
+        outcome = Outcome([])
+    elif k6 is not None:
+        outcome = _k6_stages(ctx, scenario, label, k6, running.base_url, statements, warm=warm)
     else:
         stages = avatar_stages(
-            ctx, scenario, url=running.base_url + "/avatar", name=name, label=label, statements=statements
+            ctx, scenario, url=running.base_url + "/avatar", name=name, label=label, statements=statements, warm=warm
         )
         outcome = Outcome(stages)
+    outcome.steady_state, outcome.ladder = steady_state, ladder
     if not running.alive():
         # Crashed or OOM-killed under load: the stages it served are kept, the run is failed.
         last = (procs.tail(running.log, 1) or "no output").strip()
@@ -141,14 +176,21 @@ def _load_and_check(
 
 
 def _k6_stages(
-    ctx: Context, scenario: Scenario, label: str, k6: K6Stages, base_url: str, statements: Statements
+    ctx: Context, scenario: Scenario, label: str, k6: K6Stages, base_url: str, statements: Statements, *, warm: bool
 ) -> Outcome:
+    """The closed-model stages; a `warm` stack (at steady state, after the ladder) gets no
+    warm-up and the open model's shorter stages without ramps."""
     timing = TIMING[ctx.plan.profile]
-    ctx.display.update(f"{label}: warm-up ({timing['warmup']} s, not counted)")
-    k6.warm_up()
+    seconds = OPEN_TIMING[ctx.plan.profile].replication_stage_s if warm else None
+    if not warm:
+        ctx.display.update(f"{label}: warm-up ({timing['warmup']} s, not counted)")
+        k6.warm_up()
     outcome = Outcome([])
     # The soak is one long stage at the first stage's concurrency.
-    for index, vus in enumerate(scenario.stages[:1] if ctx.plan.profile == "soak" else scenario.stages):
+    stages = scenario.stages[:1] if ctx.plan.profile == "soak" else scenario.stages
+    if warm:
+        stages = replication_stages(scenario, ctx.plan.profile)
+    for index, vus in enumerate(stages):
         ctx.display.update(f"{label}: {vus} VUs")
         fault = None
         if index == 0 and ctx.plan.fault == "db-restart" and scenario.writes:
@@ -160,7 +202,7 @@ def _k6_stages(
                 outage_s=min(10.0, timing["stage"] / 4),
             )
         with StageMeter(ctx.roles, statements) as meter:
-            figures = k6.stage(vus)
+            figures = k6.stage(vus, seconds=seconds)
         outcome.stages.append(meter.stage(figures))
         if fault is not None:
             outcome.fault = fault.finish()

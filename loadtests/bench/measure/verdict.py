@@ -77,6 +77,17 @@ def summary_line(record: RawResult) -> str:
     if record.failed:
         return f"[red]{name}: FAILED[/]"
     parts = []
+    if record.steady_state is not None:
+        steady = record.steady_state
+        parts.append(
+            f"steady in {steady.time_s:.0f} s" if steady.reached else f"[yellow]not steady at {steady.time_s:.0f} s[/]"
+        )
+    if record.ladder is not None:
+        ladder = record.ladder
+        held = f"{ladder.capacity_rps:,.0f} req/s" if ladder.capacity_rps is not None else "no rate"
+        last = ladder.steps[-1] if ladder.steps else None
+        why = f" (then {', '.join(last.stop_reasons)})" if last is not None and not last.held else " (every rate)"
+        parts.append(f"held {held} at p99 ≤ {ladder.objective_p99_ms:g} ms{why}")
     for stage in record.stages:
         p99 = stage.latency_ms.p99 if stage.latency_ms else None
         part = f"{stage.vus}: {stage.rps:,.0f} req/s" + (f" p99 {p99:.1f} ms" if p99 is not None else "")

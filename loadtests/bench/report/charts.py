@@ -64,6 +64,38 @@ def draw_charts(cells_by_scenario: dict[str, list[Cell]], charts_dir: Path) -> l
     return out
 
 
+def draw_capacity_chart(cells_by_scenario: dict[str, list[Cell]], charts_dir: Path) -> list[tuple[Path, str]]:
+    """Capacity at objective per scenario (median, min–max over runs), for the scenarios that ran
+    the fixed-rate ladder; none for raw files written before it."""
+    capacities = {
+        scenario: [
+            (cell.stack.name, spread([r.ladder.capacity_rps for r in cell.records if r.ladder is not None]))
+            for cell in cells
+        ]
+        for scenario, cells in cells_by_scenario.items()
+    }
+    scenarios = [s for s, rows in capacities.items() if any(value is not None for _, value in rows)]
+    if not scenarios:
+        return []
+    title = "capacity at objective, requests/s (highest fixed rate held; median, min–max)"
+    fig = Figure(figsize=(3.2 * len(scenarios) + 1, 3.6))
+    axes = fig.subplots(1, len(scenarios), squeeze=False)
+    for ax, scenario in zip(axes[0], scenarios, strict=True):
+        rows = sorted(((n, v) for n, v in capacities[scenario] if v is not None), key=lambda row: -row[1].median)
+        medians = [v.median for _, v in rows]
+        errors = [[v.median - v.low for _, v in rows], [v.high - v.median for _, v in rows]]
+        ax.barh([n for n, _ in rows], medians, xerr=errors, color="#55a868")
+        ax.invert_yaxis()
+        ax.set_title(scenario, fontsize=10)
+        ax.tick_params(labelsize=8)
+    fig.suptitle(title, fontsize=11)
+    fig.tight_layout()
+    charts_dir.mkdir(parents=True, exist_ok=True)
+    path = charts_dir / "capacity.png"
+    fig.savefig(path, dpi=110)
+    return [(path, title)]
+
+
 def draw_soak_chart(records: list[RawResult], charts_dir: Path) -> list[tuple[Path, str]]:
     """The app's memory over the soak, one line per stack."""
     title = "Soak: app memory over 10 minutes of the mixed scenario (MiB)"

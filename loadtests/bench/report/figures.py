@@ -72,10 +72,31 @@ class Cell:
         return spread(self.stage_values(vus, lambda s: s.rps)) if vus else None
 
 
-def noise_marks(rows: list[tuple[str, Spread | None]]) -> dict[str, str]:
-    """A row whose min–max overlaps the next row's is no different from it: marked ≈."""
-    marks = {}
-    for (name, a), (_, b) in itertools.pairwise(rows):
-        if a and b and a.low <= b.high:
-            marks[name] = "≈ next"
-    return marks
+def overlap(a: Spread, b: Spread) -> bool:
+    """The two ranges over all runs share a value: no difference shown between them."""
+    return a.low <= b.high and b.low <= a.high
+
+
+def no_difference(rows: list[tuple[str, Spread | None]]) -> list[tuple[str, str]]:
+    """Every pair of rows (not only neighbours) whose min–max ranges over all runs overlap."""
+    return [
+        (name_a, name_b)
+        for (name_a, a), (name_b, b) in itertools.combinations(rows, 2)
+        if a is not None and b is not None and overlap(a, b)
+    ]
+
+
+def noise_marks(rows: list[tuple[str, Spread | None]], *, pairwise: bool = True) -> dict[str, str]:
+    """Each pair with no difference is marked once, on its upper row: "≈ next" for the row
+    below, "≈ NAME" for any other; pairs are decided over all rows, not only adjacent ones.
+
+    `pairwise=False` is the rule results measured before the open model were published with:
+    adjacent rows only (kept so that their results.md renders unchanged until re-measured)."""
+    if not pairwise:
+        return {a: "≈ next" for (a, x), (_, y) in itertools.pairwise(rows) if x and y and x.low <= y.high}
+    order = [name for name, _ in rows]
+    found: dict[str, list[str]] = {}
+    for a, b in no_difference(rows):
+        upper, lower = (a, b) if order.index(a) < order.index(b) else (b, a)
+        found.setdefault(upper, []).append("next" if order.index(lower) == order.index(upper) + 1 else lower)
+    return {name: "≈ " + ", ".join(sorted(others, key=lambda o: o != "next")) for name, others in found.items()}

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from bench.errors import BenchError
 from bench.records import RawResult
-from bench.report.charts import draw_charts, draw_soak_chart
+from bench.report.charts import draw_capacity_chart, draw_charts, draw_soak_chart
 from bench.report.figures import Cell
 from bench.report.sections import fault_section, ladder_section, soak_section
 from bench.report.tables import commits, environment_table, memory_section, scenario_section, stacks_table
@@ -62,7 +62,7 @@ def render(raw_dir: Path, out_md: Path, charts_dir: Path, analysis: Path | None 
             lines += section(found)
             if section is soak_section:
                 soak_records = found
-    charts = draw_charts(cells_by_scenario, charts_dir)
+    charts = draw_capacity_chart(cells_by_scenario, charts_dir) + draw_charts(cells_by_scenario, charts_dir)
     if soak_records:
         charts += draw_soak_chart(soak_records, charts_dir)
     if charts:

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from collections import defaultdict
 
+from bench.measure.bounds import ceiling_limited_by_loadgen
 from bench.records import RawResult, StackInfo
 from bench.report.figures import MIB, Cell, fmt, fmt_spread, median, noise_marks
+from bench.report.ladder import has_ladder, ladder_table
 
 
 def commits(records: list[RawResult]) -> str:
@@ -69,9 +71,12 @@ def stacks_table(records: list[RawResult]) -> list[str]:
 
 
 def _efficiency(cell: Cell, vus: int, ceiling: Cell | None) -> str:
-    """Requests/s as a share of the ceiling's at the same stage."""
+    """Requests/s as a share of the ceiling's at the same stage; none against a ceiling stage
+    that measured its load generator rather than the ceiling (bounds.ceiling_limited_by_loadgen)."""
     if ceiling is None or cell is ceiling or not ceiling.records:
         return ""
+    if any(s.cpu is not None and ceiling_limited_by_loadgen(s.cpu) for s in ceiling.stage_values(vus, lambda s: s)):
+        return "none: the ceiling was bound by its load generator"
     mine, limit = cell.rps(vus), ceiling.rps(vus)
     if not mine or not limit or not limit.median:
         return "–"
@@ -81,8 +86,16 @@ def _efficiency(cell: Cell, vus: int, ceiling: Cell | None) -> str:
 def _stage_row(cell: Cell, vus: int, ceiling: Cell | None, marks: dict[str, str]) -> str:
     errors = [e for e in cell.stage_values(vus, lambda s: s.error_count) if e is not None]
     notes = []
-    if any(cell.stage_values(vus, lambda s: s.client_bound)):
+    measured = [s.cpu for s in cell.stage_values(vus, lambda s: s) if s.cpu is not None]
+    if measured:
+        bounds = dict.fromkeys(b for cpu in measured for b in cpu.bound_by)
+        if bounds:
+            notes.append("bound: " + ", ".join(bounds))
+    elif any(cell.stage_values(vus, lambda s: s.client_bound)):
         notes.append("client-bound")
+    clients = {s.db_clients for s in cell.stage_values(vus, lambda s: s) if s.db_clients and s.cpu is not None}
+    if clients:
+        notes.append(f"{', '.join(map(str, sorted(clients)))} pgbench clients")
     if any(cell.stage_values(vus, lambda s: s.oom)):
         notes.append("OOM")
     if vus == cell.top() and cell.stack.name in marks:
@@ -137,6 +150,15 @@ def _endpoint_table(cells: list[Cell]) -> list[str]:
 
 def scenario_section(scenario: str, cells: list[Cell], ceiling: Cell | None = None) -> list[str]:
     lines = [f"## {scenario}", ""]
+    if has_ladder(cells):
+        lines += ladder_table(scenario, cells)
+        lines += [
+            f"### {scenario}: closed-model stages (the original study's, as its replication)",
+            "",
+            "Each VU sends its next request as soon as the last is answered: at saturation latency is "
+            "VUs ÷ throughput by construction. Notes say what bound each stage (≥ 90% of its CPUs).",
+            "",
+        ]
     if ceiling is not None:
         lines += [
             f"The first row is the {ceiling.stack.display}; efficiency is a stack's requests/s "
@@ -148,7 +170,7 @@ def scenario_section(scenario: str, cells: list[Cell], ceiling: Cell | None = No
         "| peak MiB | SQL/req | bytes/resp | notes |"
     )
     lines += [header, "|" + " --- |" * 14]
-    marks = noise_marks([(c.stack.name, c.rps()) for c in cells])
+    marks = noise_marks([(c.stack.name, c.rps()) for c in cells], pairwise=has_ladder(cells))
     for cell in ([ceiling] if ceiling is not None else []) + cells:
         if not cell.records:
             lines.append(f"| {cell.stack.name} | | | | | | | | | | | | | failed: {cell.failures[0]} |")
@@ -169,6 +191,8 @@ def memory_section(cells_by_scenario: dict[str, list[Cell]]) -> list[str]:
     idle: dict[str, list[float | None]] = defaultdict(list)
     peak: dict[str, list[int | None]] = defaultdict(list)
     startup: dict[str, list[float | None]] = defaultdict(list)
+    steady: dict[str, list[float | None]] = defaultdict(list)
+    capped: dict[str, int] = defaultdict(int)
     for cells in cells_by_scenario.values():
         for cell in cells:
             for r in cell.records:
@@ -176,6 +200,12 @@ def memory_section(cells_by_scenario: dict[str, list[Cell]]) -> list[str]:
                 idle[name].append(r.idle_memory_bytes)
                 startup[name].append(r.startup_s)
                 peak[name] += [s.app_peak_memory_bytes for s in r.stages]
+                peak[name] += [s.app_peak_memory_bytes for s in (r.ladder.steps if r.ladder else [])]
+                if r.steady_state is not None:
+                    steady[name].append(r.steady_state.time_s)
+                    capped[name] += not r.steady_state.reached
+    if steady:
+        return _memory_table_with_steady_state(idle, peak, startup, steady, capped)
     lines = [
         "## Memory and start-up",
         "",
@@ -187,5 +217,33 @@ def memory_section(cells_by_scenario: dict[str, list[Cell]]) -> list[str]:
         lines.append(
             f"| {name} | {fmt(median(idle[name]), 0, MIB)} | {fmt(max(peaks) if peaks else None, 0, MIB)} "
             f"| {fmt(median(startup[name]), 2)} |"
+        )
+    return [*lines, ""]
+
+
+def _memory_table_with_steady_state(
+    idle: dict[str, list[float | None]],
+    peak: dict[str, list[int | None]],
+    startup: dict[str, list[float | None]],
+    steady: dict[str, list[float | None]],
+    capped: dict[str, int],
+) -> list[str]:
+    lines = [
+        "## Memory, start-up and steady state",
+        "",
+        "Time to steady state: the warm-up at each scenario's moderate fixed rate until the app's CPU "
+        "ms per request over three consecutive windows lay within 5% (median over scenarios and runs; "
+        "the longest beside it); a run that hit the profile's cap is counted.",
+        "",
+        "| stack | idle MiB | peak MiB (any scenario) | start-up to healthy, s | time to steady state, s | cap hit |",
+        "| --- | --- | --- | --- | --- | --- |",
+    ]
+    for name in sorted(idle):
+        peaks = [p for p in peak[name] if p is not None]
+        times = [t for t in steady.get(name, []) if t is not None]
+        longest = fmt(max(times) if times else None, 0)
+        lines.append(
+            f"| {name} | {fmt(median(idle[name]), 0, MIB)} | {fmt(max(peaks) if peaks else None, 0, MIB)} "
+            f"| {fmt(median(startup[name]), 2)} | {fmt(median(times), 0)} (max {longest}) | {capped.get(name, 0)} |"
         )
     return [*lines, ""]

@@ -4,6 +4,9 @@
 // Environment: BASE_URL (default http://127.0.0.1:8080), PROFILE (smoke | quick | full, default
 // quick; soak), STAGE (run one stage only: its VU count, or "warmup"), SUMMARY (the JSON file to write,
 // default k6-<scenario>.json), RECORD_WRITES=1 (log the id of every write, see recordWrite).
+// The open model (the fixed-rate ladder): RATE (requests/s offered, one request per iteration),
+// DURATION (seconds), VUS (pre-allocated VUs) and MAX_VUS run one constant-arrival-rate step
+// instead of the stages; the summary then has one stage named "rate" with the dropped iterations.
 import http from 'k6/http';
 import { Counter } from 'k6/metrics';
 
@@ -18,6 +21,15 @@ const PROFILES = {
   // One long steady stage (the runner runs only the first), to see whether memory keeps growing.
   soak: { warmup: 30, ramp: 1, stage: 600 },
 };
+
+// STAGE_SECONDS and RAMP_SECONDS override the profile's (the runner shortens the closed-model
+// stages after a fixed-rate ladder, which already says what they would).
+function profileTiming() {
+  const timing = PROFILES[PROFILE];
+  if (!timing) throw new Error(`PROFILE must be one of ${Object.keys(PROFILES).join(', ')}, not ${PROFILE}`);
+  const override = (name, value) => (__ENV[name] !== undefined && __ENV[name] !== '' ? Number(__ENV[name]) : value);
+  return { ...timing, stage: override('STAGE_SECONDS', timing.stage), ramp: override('RAMP_SECONDS', timing.ramp) };
+}
 
 // Statuses counted one by one when a request did not get the one it expects; 0 is a transport error.
 const KNOWN_ERRORS = ['0', '400', '404', '405', '409', '413', '415', '422', '429', '500', '502', '503', '504'];
@@ -101,8 +113,8 @@ export function uniqueKey(prefix) {
  * Thresholds that always pass make k6 keep a sub-metric per stage and endpoint for the summary.
  */
 export function options(stages, endpoints) {
-  const timing = PROFILES[PROFILE];
-  if (!timing) throw new Error(`PROFILE must be one of ${Object.keys(PROFILES).join(', ')}, not ${PROFILE}`);
+  const timing = profileTiming();
+  if (__ENV.RATE) return rateOptions(endpoints);
   const only = __ENV.STAGE;
   if (only && only !== 'warmup' && !stages.includes(Number(only))) {
     throw new Error(`STAGE must be warmup or one of ${stages.join(', ')}, not ${only}`);
@@ -151,14 +163,52 @@ export function options(stages, endpoints) {
     thresholds,
     maxRedirects: 0,
     discardResponseBodies: true,
-    summaryTrendStats: ['avg', 'min', 'med', 'p(95)', 'p(99)', 'max'],
+    summaryTrendStats: TREND_STATS,
+  };
+}
+
+const TREND_STATS = ['avg', 'min', 'med', 'p(90)', 'p(95)', 'p(99)', 'p(99.9)', 'max'];
+
+// One step of the fixed-rate ladder: RATE iterations (requests) per second for DURATION seconds,
+// whatever the answers' latency (the open model: a slow answer does not delay the next arrival).
+function rateOptions(endpoints) {
+  const rate = Number(__ENV.RATE);
+  const duration = Number(__ENV.DURATION || 10);
+  const preAllocatedVUs = Number(__ENV.VUS || Math.max(10, Math.ceil(rate / 10)));
+  const maxVUs = Math.max(preAllocatedVUs, Number(__ENV.MAX_VUS || preAllocatedVUs * 2));
+  if (!(rate > 0) || !(duration > 0)) throw new Error(`RATE and DURATION must be positive, not ${rate}, ${duration}`);
+  const thresholds = {};
+  const keep = (metric, condition) => { thresholds[metric] = [condition]; };
+  keep('http_reqs{stage:rate}', 'count>=0');
+  keep('http_req_duration{stage:rate}', 'max>=0');
+  keep('data_received{stage:rate}', 'count>=0');
+  keep('dropped_iterations', 'count>=0');
+  for (const endpoint of endpoints) {
+    keep(`http_req_duration{stage:rate,endpoint:${endpoint}}`, 'max>=0');
+    keep(`http_reqs{stage:rate,endpoint:${endpoint}}`, 'count>=0');
+  }
+  for (const status of [...KNOWN_ERRORS, 'other']) keep(`unexpected_status{stage:rate,status:${status}}`, 'count>=0');
+  return {
+    scenarios: {
+      rate: {
+        executor: 'constant-arrival-rate', rate, timeUnit: '1s', duration: `${duration}s`, preAllocatedVUs, maxVUs,
+        gracefulStop: '5s', tags: { phase: 'steady', stage: 'rate' },
+      },
+    },
+    thresholds,
+    maxRedirects: 0,
+    discardResponseBodies: true,
+    summaryTrendStats: TREND_STATS,
   };
 }
 
 function trend(metric) {
   if (!metric) return null;
   const v = metric.values;
-  return { avg: v.avg, p50: v.med, p95: v['p(95)'], p99: v['p(99)'], max: v.max, min: v.min };
+  return {
+    avg: v.avg, p50: v.med, p90: v['p(90)'], p95: v['p(95)'], p99: v['p(99)'], p999: v['p(99.9)'], max: v.max,
+    min: v.min,
+  };
 }
 
 function count(data, name) {
@@ -166,8 +216,64 @@ function count(data, name) {
   return metric ? metric.values.count : 0;
 }
 
+function stageFigures(data, stage, endpoints, seconds) {
+  const requests = count(data, `http_reqs{${stage}}`);
+  const errors = {};
+  for (const status of [...KNOWN_ERRORS, 'other']) {
+    const n = count(data, `unexpected_status{${stage},status:${status}}`);
+    if (n > 0) errors[status] = n;
+  }
+  const perEndpoint = {};
+  for (const endpoint of endpoints) {
+    perEndpoint[endpoint] = {
+      requests: count(data, `http_reqs{${stage},endpoint:${endpoint}}`),
+      latency_ms: trend(data.metrics[`http_req_duration{${stage},endpoint:${endpoint}}`]),
+    };
+  }
+  return {
+    requests,
+    rps: requests / seconds,
+    latency_ms: trend(data.metrics[`http_req_duration{${stage}}`]),
+    errors,
+    error_count: Object.values(errors).reduce((a, b) => a + b, 0),
+    bytes_received: count(data, `data_received{${stage}}`),
+    endpoints: perEndpoint,
+  };
+}
+
+function writesCounted(data) {
+  return {
+    items_created: count(data, 'items_created'),
+    items_deleted: count(data, 'items_deleted'),
+    categories_created: count(data, 'categories_created'),
+  };
+}
+
+function rateSummary(scenario, endpoints, data) {
+  const duration = Number(__ENV.DURATION || 10);
+  const rate = Number(__ENV.RATE);
+  const figures = stageFigures(data, 'stage:rate', endpoints, duration);
+  const vusMax = data.metrics.vus_max ? data.metrics.vus_max.values.max : null;
+  const result = {
+    scenario,
+    profile: PROFILE,
+    base_url: BASE_URL,
+    stage_seconds: duration,
+    stages: [{ vus: vusMax || 1, offered_rps: rate, dropped_iterations: count(data, 'dropped_iterations'), ...figures }],
+    writes: writesCounted(data),
+    total_requests: count(data, 'http_reqs'),
+  };
+  const file = __ENV.SUMMARY || `k6-${scenario}.json`;
+  const s = result.stages[0];
+  const line = `${scenario} @ ${rate} req/s offered: ${s.rps.toFixed(0)} req/s, p99 `
+    + `${s.latency_ms ? s.latency_ms.p99.toFixed(1) : '-'} ms, ${s.error_count} unexpected statuses, `
+    + `${s.dropped_iterations} dropped iterations`;
+  return { [file]: JSON.stringify(result, null, 2), stdout: `${line}\nsummary written to ${file}\n` };
+}
+
 export function summary(scenario, stages, endpoints, data) {
-  const timing = PROFILES[PROFILE];
+  if (__ENV.RATE) return rateSummary(scenario, endpoints, data);
+  const timing = profileTiming();
   const only = __ENV.STAGE;
   const ran = stages.filter((vus) => !only || String(vus) === only);
   const result = {
@@ -175,37 +281,10 @@ export function summary(scenario, stages, endpoints, data) {
     profile: PROFILE,
     base_url: BASE_URL,
     stage_seconds: timing.stage,
-    stages: (only === 'warmup' ? [] : ran).map((vus) => {
-      const stage = `stage:${vus}`;
-      const requests = count(data, `http_reqs{${stage}}`);
-      const errors = {};
-      for (const status of [...KNOWN_ERRORS, 'other']) {
-        const n = count(data, `unexpected_status{${stage},status:${status}}`);
-        if (n > 0) errors[status] = n;
-      }
-      const perEndpoint = {};
-      for (const endpoint of endpoints) {
-        perEndpoint[endpoint] = {
-          requests: count(data, `http_reqs{${stage},endpoint:${endpoint}}`),
-          latency_ms: trend(data.metrics[`http_req_duration{${stage},endpoint:${endpoint}}`]),
-        };
-      }
-      return {
-        vus,
-        requests,
-        rps: requests / timing.stage,
-        latency_ms: trend(data.metrics[`http_req_duration{${stage}}`]),
-        errors,
-        error_count: Object.values(errors).reduce((a, b) => a + b, 0),
-        bytes_received: count(data, `data_received{${stage}}`),
-        endpoints: perEndpoint,
-      };
-    }),
-    writes: {
-      items_created: count(data, 'items_created'),
-      items_deleted: count(data, 'items_deleted'),
-      categories_created: count(data, 'categories_created'),
-    },
+    stages: (only === 'warmup' ? [] : ran).map((vus) => ({
+      vus, ...stageFigures(data, `stage:${vus}`, endpoints, timing.stage),
+    })),
+    writes: writesCounted(data),
     total_requests: count(data, 'http_reqs'),
   };
   const file = __ENV.SUMMARY || `k6-${scenario}.json`;

@@ -3,6 +3,7 @@ the summary that loadtests/k6/lib/common.js's handleSummary writes, for one stag
 
 import itertools
 import json
+import os
 import sys
 import urllib.request
 from pathlib import Path
@@ -25,10 +26,32 @@ def main(args):
     with urllib.request.urlopen(env["BASE_URL"] + "/health") as answer:
         assert answer.status == 200
     stage = env["STAGE"]
-    stages = (
-        []
-        if stage == "warmup"
-        else [
+    seconds, sent = 4, SENT
+    if "RATE" in env:
+        # A fixed-rate step: the rate delivered up to FAKE_K6_CAPACITY, then p99 over any objective.
+        rate, seconds = float(env["RATE"]), int(env["DURATION"])
+        capacity = float(os.environ.get("FAKE_K6_CAPACITY", "1e9"))
+        requests = round(min(rate, capacity) * seconds)
+        sent = requests
+        latency = dict(LATENCY, p90=5.0, p999=8.0) if rate <= capacity else dict(LATENCY, p99=5000.0, p999=6000.0)
+        stages = [
+            {
+                "vus": int(env["VUS"]),
+                "offered_rps": rate,
+                "dropped_iterations": 0,
+                "requests": requests,
+                "rps": requests / seconds,
+                "latency_ms": latency,
+                "errors": {},
+                "error_count": 0,
+                "bytes_received": requests * 100,
+                "endpoints": {"item_by_id": {"requests": requests, "latency_ms": latency}},
+            }
+        ]
+    elif stage == "warmup":
+        stages = []
+    else:
+        stages = [
             {
                 "vus": int(stage),
                 "requests": REQUESTS,
@@ -40,25 +63,25 @@ def main(args):
                 "endpoints": {"item_by_id": {"requests": REQUESTS, "latency_ms": LATENCY}},
             }
         ]
-    )
     if log_file is not None:
         log_file.write_text("time=now level=info msg=starting\n")
     summary = {
         "scenario": script.stem,
         "profile": env["PROFILE"],
         "base_url": env["BASE_URL"],
-        "stage_seconds": 4,
+        "stage_seconds": seconds,
         "stages": stages,
         "writes": {"items_created": 0, "items_deleted": 0, "categories_created": 0},
-        "total_requests": SENT,
+        "total_requests": sent,
     }
     Path(env["SUMMARY"]).write_text(json.dumps(summary))
     if cgroup.enabled():
         # 1 ms of the app's CPU per request sent, and a little of the load generator's.
-        cgroup.charge_cpu("app", SENT / 1000)
+        cgroup.charge_cpu("app", sent / 1000)
         cgroup.charge_cpu("loadgen", 0.01)
+        cgroup.charge_cpu("postgres", sent / 2000)
         cgroup.set_memory("app", 24 << 20, 30 << 20)
-    print(f"running (0m04.0s), 050/050 VUs, {SENT} complete and 0 interrupted iterations")
+    print(f"running (0m04.0s), 050/050 VUs, {sent} complete and 0 interrupted iterations")
 
 
 if __name__ == "__main__":

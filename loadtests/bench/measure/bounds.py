@@ -1,0 +1,103 @@
+"""What bound a stage or a ladder step: every role's CPU time over it, as a share of its CPU set.
+
+A role at >= 90% of its CPU set is marked: the app on its core(s) ("app"); PostgreSQL or the
+load generator on a set of its own ("postgres", "loadgen"); or, where PostgreSQL and the load
+generator share CPUs (on two cores both are on CPU 1), the two together over the CPUs they
+share ("postgres+loadgen"). Pure functions of the readings, for the tests.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from bench.records import Bound, CpuSplit, RoleCpu
+
+BOUND_SHARE = 0.9
+
+
+def cpu_set(cpus: str) -> set[int]:
+    """The CPUs of a list like `0`, `2-3` or `0,2-3`."""
+    found: set[int] = set()
+    for part in cpus.split(","):
+        low, _, high = part.partition("-")
+        found.update(range(int(low), int(high or low) + 1))
+    return found
+
+
+@dataclass(frozen=True)
+class CpuTimes:
+    """CPU seconds of each role's cgroup at one moment; PostgreSQL's is None if unreadable."""
+
+    app_s: float
+    postgres_s: float | None
+    loadgen_s: float
+
+
+def bounds(
+    split: CpuSplit, *, app_share: float, postgres_share: float | None, loadgen_share: float, shared: float | None
+) -> list[Bound]:
+    found: list[Bound] = []
+    if app_share >= BOUND_SHARE:
+        found.append("app")
+    if shared is not None:
+        if shared >= BOUND_SHARE:
+            found.append("postgres+loadgen")
+        return found
+    if postgres_share is not None and postgres_share >= BOUND_SHARE:
+        found.append("postgres")
+    if loadgen_share >= BOUND_SHARE:
+        found.append("loadgen")
+    return found
+
+
+def role_cpu(
+    split: CpuSplit, before: CpuTimes, after: CpuTimes, *, wall_s: float, requests: int, active_s: float | None = None
+) -> RoleCpu:
+    """The roles' CPU over a run of `wall_s` seconds, as shares of the `active_s` seconds in which
+    the load was sent (oha's own figure, or a fixed-rate step's duration: the load generator's
+    start-up and summary would otherwise dilute the shares of a short run)."""
+    wall = max(min(active_s, wall_s) if active_s else wall_s, 1e-9)
+    app_set, pg_set, lg_set = cpu_set(split.app), cpu_set(split.postgres), cpu_set(split.loadgen)
+    app_s = max(after.app_s - before.app_s, 0.0)
+    loadgen_s = max(after.loadgen_s - before.loadgen_s, 0.0)
+    postgres_s = (
+        max(after.postgres_s - before.postgres_s, 0.0)
+        if after.postgres_s is not None and before.postgres_s is not None
+        else None
+    )
+    app_share = app_s / wall / len(app_set)
+    loadgen_share = loadgen_s / wall / len(lg_set)
+    postgres_share = postgres_s / wall / len(pg_set) if postgres_s is not None else None
+    shared = None
+    if pg_set & lg_set and postgres_s is not None:
+        shared = (postgres_s + loadgen_s) / wall / len(pg_set | lg_set)
+    return RoleCpu(
+        app_cpu_s=app_s,
+        app_cpu_share=app_share,
+        postgres_cpu_s=postgres_s,
+        postgres_cpu_share=postgres_share,
+        postgres_ms_per_request=postgres_s * 1000 / requests if postgres_s is not None and requests else None,
+        loadgen_cpu_s=loadgen_s,
+        loadgen_cpu_share=min(loadgen_share, 1.0),
+        shared_cpu_share=shared,
+        bound_by=bounds(
+            split, app_share=app_share, postgres_share=postgres_share, loadgen_share=loadgen_share, shared=shared
+        ),
+    )
+
+
+def client_bound(cpu: RoleCpu) -> bool:
+    """The load generator's CPUs (its own, or those it shares with PostgreSQL) were saturated."""
+    return "loadgen" in cpu.bound_by or "postgres+loadgen" in cpu.bound_by
+
+
+def ceiling_limited_by_loadgen(cpu: RoleCpu) -> bool:
+    """A ceiling stage that measured its load generator rather than the server it stands for:
+    the load generator saturated a set of its own, or the set it shares with PostgreSQL while
+    using at least as much of it as PostgreSQL did. (A database ceiling saturates the shared CPU
+    by design, PostgreSQL doing most of the work: that is the database's limit, not pgbench's.)"""
+    if "loadgen" in cpu.bound_by:
+        return True
+    if "postgres+loadgen" in cpu.bound_by:
+        return cpu.postgres_cpu_s is None or cpu.loadgen_cpu_s >= cpu.postgres_cpu_s
+    return False

@@ -1,0 +1,132 @@
+"""The fixed-rate ladder's table of a scenario: capacity at objective, and at the common rate (the
+highest rate every stack held in every run) the latency, the cores per 1,000 requests/s and what
+the stack costs PostgreSQL."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TypeVar
+
+from bench.records import LadderStep, RawResult
+from bench.report.figures import Cell, fmt, fmt_spread, median, noise_marks, spread
+
+T = TypeVar("T")
+
+STOP_WORDS = {
+    "delivered": "delivered < 97%",
+    "dropped": "dropped > 1%",
+    "errors": "errors",
+    "p99": "p99 over objective",
+    "no-latency": "no latency",
+    "failed": "crashed",
+}
+
+
+def has_ladder(cells: list[Cell]) -> bool:
+    return any(r.ladder is not None for c in cells for r in c.records)
+
+
+def _capacities(cell: Cell) -> list[float | None]:
+    return [r.ladder.capacity_rps for r in cell.records if r.ladder is not None]
+
+
+def common_rate(cells: list[Cell]) -> float | None:
+    """The highest offered rate every stack held in every run; None if one held none."""
+    lowest: float | None = None
+    for cell in cells:
+        for capacity in _capacities(cell):
+            if capacity is None:
+                return None
+            lowest = capacity if lowest is None else min(lowest, capacity)
+    return lowest
+
+
+def _at(record: RawResult, rate: float | None) -> LadderStep | None:
+    if record.ladder is None or rate is None:
+        return None
+    return next((s for s in record.ladder.steps if s.offered_rps == rate and s.held), None)
+
+
+def _values(cell: Cell, rate: float | None, value: Callable[[LadderStep], T | None]) -> list[T | None]:
+    return [value(step) for r in cell.records if (step := _at(r, rate)) is not None]
+
+
+def _stopped(cell: Cell) -> tuple[str, str]:
+    """Why each run's ladder ended, and what bound the step it could not hold."""
+    reasons: list[str] = []
+    bounds: list[str] = []
+    for r in cell.records:
+        if r.ladder is None or not r.ladder.steps:
+            continue
+        last = r.ladder.steps[-1]
+        if last.held:
+            reasons.append("held every rate")
+            continue
+        reasons += [STOP_WORDS[reason] for reason in last.stop_reasons]
+        if last.cpu is not None:
+            bounds += last.cpu.bound_by
+    said = ", ".join(dict.fromkeys(reasons)) or "–"
+    bound = ", ".join(dict.fromkeys(bounds)) or ("none at 90%" if said not in ("–", "held every rate") else "–")
+    return said, bound
+
+
+def _steady(cell: Cell) -> str:
+    states = [r.steady_state for r in cell.records if r.steady_state is not None]
+    if not states:
+        return "–"
+    text = fmt(median([s.time_s for s in states]), 0)
+    capped = sum(1 for s in states if not s.reached)
+    return text + (f" (cap hit in {capped} of {len(states)})" if capped else "")
+
+
+def ladder_table(scenario: str, cells: list[Cell]) -> list[str]:
+    """Sorted by capacity at objective; "≈" marks pairs whose capacity ranges over all runs overlap."""
+    laddered = [c for c in cells if any(r.ladder is not None for r in c.records)]
+    objective = next(r.ladder.objective_p99_ms for c in laddered for r in c.records if r.ladder is not None)
+    rates = next(r.ladder.rates for c in laddered for r in c.records if r.ladder is not None)
+    laddered.sort(key=lambda c: -(median(_capacities(c)) or 0.0))
+    common = common_rate(laddered)
+    at = f"{fmt(common)} req/s" if common is not None else "the common rate"
+    lines = [
+        f"### {scenario}: fixed-rate ladder (p99 objective {fmt(objective)} ms)",
+        "",
+        f"Offered rates, the same for every stack: {', '.join(fmt(r) for r in rates)} requests/s. "
+        "A step is held when the stack delivers at least 97% of the offered rate with at most 1% of "
+        "arrivals dropped, no unexpected status and p99 within the objective; the ladder stops at the "
+        "first step not held. Capacity is the highest rate held (median and min–max over runs). "
+        f"The figures after it are at {at}, the highest rate every stack held in every run"
+        + ("" if common is not None else " (there is none: a stack held no rate)")
+        + ". App cores per 1,000 requests/s equal its CPU ms per request. A stack is bound by the app "
+        "when it used ≥ 90% of its core, by postgres+loadgen when PostgreSQL and the load generator "
+        "together used ≥ 90% of the CPU they share. Two stacks whose capacity ranges over all runs "
+        "overlap show no difference (≈; every pair is compared, not only neighbours).",
+        "",
+        f"| stack | capacity req/s | stopped by | bound at the step not held | p99 ms at {at} | p99.9 ms "
+        "| app cores per 1k req/s | PostgreSQL CPU ms/req | SQL/req | load generator CPU share "
+        "| time to steady state s | notes |",
+        "|" + " --- |" * 12,
+    ]
+    capacity_spreads = [(c.stack.name, spread(_capacities(c))) for c in laddered]
+    marks = noise_marks(capacity_spreads)
+    for cell, (_, capacity) in zip(laddered, capacity_spreads, strict=True):
+        notes = [marks[cell.stack.name]] if cell.stack.name in marks else []
+        if None in _capacities(cell):
+            notes.append("held no rate in a run")
+        if cell.failures:
+            notes.append(f"{len(cell.failures)} run(s) failed")
+        columns = [
+            cell.stack.name,
+            fmt_spread(capacity),
+            *_stopped(cell),
+            fmt(median(_values(cell, common, lambda s: s.latency_ms.p99 if s.latency_ms else None)), 1),
+            fmt(median(_values(cell, common, lambda s: s.latency_ms.p999 if s.latency_ms else None)), 1),
+            fmt(median(_values(cell, common, lambda s: s.cpu_ms_per_request)), 3),
+            fmt(median(_values(cell, common, lambda s: s.cpu.postgres_ms_per_request if s.cpu else None)), 3),
+            fmt(median(_values(cell, common, lambda s: s.sql_per_request)), 2),
+            fmt(median(_values(cell, common, lambda s: s.cpu.loadgen_cpu_share * 100 if s.cpu else None)), 0)
+            + ("%" if _values(cell, common, lambda s: s.cpu) else ""),
+            _steady(cell),
+            ", ".join(notes),
+        ]
+        lines.append("| " + " | ".join(columns) + " |")
+    return [*lines, ""]

@@ -1,0 +1,151 @@
+"""The open model's rules, pure: when a ladder step is held, capacity at objective, when a stack
+is at steady state, and what bound a stage."""
+
+import pytest
+
+from bench.measure.bounds import CpuTimes, client_bound, cpu_set, role_cpu
+from bench.measure.ladder import capacity, stop_reasons
+from bench.measure.steady import settled
+from bench.records import CpuSplit, LadderStep
+
+HELD = {
+    "offered_rps": 1000.0,
+    "duration_s": 10.0,
+    "delivered_rps": 1000.0,
+    "dropped": 0,
+    "error_count": 0,
+    "p99_ms": 40.0,
+    "objective_ms": 100.0,
+}
+
+
+def test_a_step_that_keeps_up_within_the_objective_is_held():
+    assert stop_reasons(**HELD) == []
+    # At the limits: 97% delivered, 1% dropped, p99 exactly the objective.
+    assert stop_reasons(**dict(HELD, delivered_rps=970.0, dropped=100, p99_ms=100.0)) == []
+
+
+@pytest.mark.parametrize(
+    ("change", "reason"),
+    [
+        ({"delivered_rps": 969.0}, "delivered"),
+        ({"dropped": 101}, "dropped"),
+        ({"error_count": 1}, "errors"),
+        ({"p99_ms": 100.1}, "p99"),
+        ({"p99_ms": None}, "no-latency"),
+    ],
+)
+def test_each_reason_alone_stops_the_ladder(change, reason):
+    assert stop_reasons(**dict(HELD, **change)) == [reason]
+
+
+def test_every_reason_is_said():
+    reasons = stop_reasons(**dict(HELD, delivered_rps=500.0, dropped=5000, error_count=3, p99_ms=900.0))
+    assert reasons == ["delivered", "dropped", "errors", "p99"]
+
+
+def _step(rate: float, held: bool) -> LadderStep:
+    return LadderStep(
+        offered_rps=rate,
+        duration_s=10,
+        vus=20,
+        requests=int(rate * 10),
+        delivered_rps=rate,
+        latency_ms=None,
+        errors={},
+        error_count=0,
+        dropped_iterations=0,
+        sql_per_request=None,
+        mean_response_bytes=None,
+        cpu_ms_per_request=None,
+        app_peak_memory_bytes=None,
+        cpu=None,
+        oom=False,
+        held=held,
+        stop_reasons=[] if held else ["p99"],
+    )
+
+
+def test_capacity_is_the_highest_rate_held_before_the_first_step_not_held():
+    assert capacity([_step(100, True), _step(200, True), _step(400, False)]) == 200
+    assert capacity([_step(100, True), _step(200, True)]) == 200
+    assert capacity([_step(100, False)]) is None
+    # A later step held by chance does not count: the ladder ends at the first failure.
+    assert capacity([_step(100, True), _step(200, False), _step(400, True)]) == 100
+
+
+def test_cpu_per_request_that_settles_is_steady():
+    # A JIT compiling: CPU per request falls, then flattens within 5%.
+    assert not settled([2.5, 1.9, 1.4])
+    assert not settled([2.5, 1.9, 1.4, 1.1, 1.02])
+    assert settled([2.5, 1.9, 1.4, 1.1, 1.02, 1.0, 1.04])
+
+
+def test_cpu_per_request_that_oscillates_is_not_steady():
+    windows = [1.0, 1.2] * 20
+    assert not any(settled(windows[:n]) for n in range(len(windows) + 1))
+
+
+def test_cpu_per_request_that_never_settles_is_not_steady():
+    falling = [3.0 * 0.9**n for n in range(40)]  # 10% less every window, for ever
+    assert not any(settled(falling[:n]) for n in range(len(falling) + 1))
+
+
+def test_fewer_than_three_windows_or_unknown_ones_are_not_steady():
+    assert not settled([1.0, 1.0])
+    assert not settled([1.0, None, 1.0])
+    assert not settled([1.0, 0.0, 1.0])
+    assert settled([None, 1.0, 1.0, 1.0])
+
+
+TWO_CORES = CpuSplit(app="0", postgres="1", loadgen="1")
+FOUR_CORES = CpuSplit(app="0", postgres="1", loadgen="2-3")
+
+
+def _cpu(split: CpuSplit, *, app: float, postgres: float, loadgen: float, wall: float = 10.0):
+    return role_cpu(
+        split,
+        CpuTimes(100.0, 50.0, 20.0),
+        CpuTimes(100.0 + app, 50.0 + postgres, 20.0 + loadgen),
+        wall_s=wall,
+        requests=10_000,
+        active_s=wall,
+    )
+
+
+def test_the_app_at_90_percent_of_its_core_bounds_the_stage():
+    cpu = _cpu(TWO_CORES, app=9.0, postgres=3.0, loadgen=2.0)
+    assert cpu.bound_by == ["app"] and cpu.app_cpu_share == pytest.approx(0.9)
+    assert cpu.postgres_ms_per_request == pytest.approx(0.3)
+    assert not client_bound(cpu)
+    assert _cpu(TWO_CORES, app=8.9, postgres=3.0, loadgen=2.0).bound_by == []
+
+
+def test_postgres_and_the_load_generator_together_bound_the_cpu_they_share():
+    # Neither alone is at 90% of CPU 1, which is why the old client-bound rule never fired.
+    cpu = _cpu(TWO_CORES, app=4.0, postgres=6.0, loadgen=3.0)
+    assert cpu.shared_cpu_share == pytest.approx(0.9) and cpu.loadgen_cpu_share == pytest.approx(0.3)
+    assert cpu.bound_by == ["postgres+loadgen"] and client_bound(cpu)
+    both = _cpu(TWO_CORES, app=9.5, postgres=6.0, loadgen=3.5)
+    assert both.bound_by == ["app", "postgres+loadgen"]
+
+
+def test_on_separate_cpus_each_role_is_judged_on_its_own():
+    assert _cpu(FOUR_CORES, app=1.0, postgres=9.5, loadgen=2.0).bound_by == ["postgres"]
+    loadgen = _cpu(FOUR_CORES, app=1.0, postgres=1.0, loadgen=18.0)
+    assert loadgen.bound_by == ["loadgen"] and client_bound(loadgen) and loadgen.shared_cpu_share is None
+
+
+def test_cpu_sets():
+    assert cpu_set("0") == {0} and cpu_set("2-3") == {2, 3} and cpu_set("0,2-4") == {0, 2, 3, 4}
+
+
+def test_a_ceiling_is_limited_by_its_load_generator_only_when_that_did_most_of_the_work():
+    from bench.measure.bounds import ceiling_limited_by_loadgen
+
+    # pgbench and PostgreSQL saturating CPU 1, PostgreSQL doing most: the database's limit.
+    assert not ceiling_limited_by_loadgen(_cpu(TWO_CORES, app=0.0, postgres=7.5, loadgen=1.5))
+    # oha against nginx (on the app's core), PostgreSQL idle: the load generator's limit.
+    assert ceiling_limited_by_loadgen(_cpu(TWO_CORES, app=6.0, postgres=0.1, loadgen=9.0))
+    assert ceiling_limited_by_loadgen(_cpu(FOUR_CORES, app=5.0, postgres=0.1, loadgen=19.0))
+    assert not ceiling_limited_by_loadgen(_cpu(TWO_CORES, app=6.0, postgres=0.1, loadgen=5.0))
