@@ -7,9 +7,13 @@ to a JSON report, read here. What counts as a failure:
   operation does not document), `content_type_conformance`, `response_schema_conformance`,
   `response_headers_conformance` (e.g. `Location` on a 201);
 - a request gets no response within `request_timeout_s` (a hang) or its connection drops;
+- the stack's process is no longer running when the pass ends (testing.run_fuzz checks it);
 - a test cannot run (schemathesis or Hypothesis raise), or the pass sends no request at all.
 Each failure is printed as schemathesis reports it, with a curl command that sends the request
 again. Reaching the time budget is not a failure: the suite stops sending and reports.
+
+Each dialect is fuzzed from its own description (`spec_for`): spec/openapi.yaml for the API's,
+spec/hal-openapi.yaml for the HAL of spec/hal.md, with the same checks.
 """
 
 from __future__ import annotations
@@ -28,6 +32,9 @@ from bench import paths, procs
 
 SUITE = paths.SPEC_DIR / "fuzz"
 SPEC = paths.SPEC_DIR / "openapi.yaml"
+# The description each dialect (manifest.Manifest.dialect) is fuzzed from: spec/API.md's, and
+# spec/hal.md's for the stacks that serve Spring Data REST's HAL.
+SPECS: dict[str, Path] = {"api": SPEC, "hal": paths.SPEC_DIR / "hal-openapi.yaml"}
 REQUEST_TIMEOUT_S = 10.0
 # On top of the budget: loading the spec, building the coverage cases, the last request.
 STARTUP_ALLOWANCE_S = 90.0
@@ -130,6 +137,11 @@ def _abridge(lines: list[str], limit: int) -> list[str]:
     return [*lines[:limit], f"… {tail - limit} more lines in the .failures.txt file beside the log", *lines[tail:]]
 
 
+def spec_for(dialect: str) -> Path:
+    """The OpenAPI description that a stack of `dialect` is fuzzed from."""
+    return SPECS[dialect]
+
+
 def suite_command(seed: int) -> list[str]:
     return [
         sys.executable,
@@ -191,6 +203,19 @@ def fuzz_stack(
     result.seed, result.elapsed_s, result.log, result.report = seed, time.monotonic() - started, log, report
     log.with_suffix(".failures.txt").write_text(result.render(limit=None) + "\n")
     return result
+
+
+def note_exit(result: FuzzResult, exit_code: int | None, server_log: Path) -> None:
+    """Makes a stack that exited during the pass a failure of `result` (the process must stay up)."""
+    result.failures.append(
+        Finding(
+            "(process)",
+            "exited",
+            f"the stack exited during the fuzz pass (exit code {exit_code}); its log {server_log}:\n"
+            f"{procs.tail(server_log, 15)}",
+        )
+    )
+    result.ok = False
 
 
 def read_report(report: Path, log: Path, code: int) -> FuzzResult:

@@ -68,7 +68,18 @@ def pytest_command(target: str, report: Path, *extra: str) -> list[str]:
     ]
 
 
+# The conformance profile of each dialect (manifest.Manifest.dialect): spec/API.md's suite, and
+# spec/hal.md's for the stacks that serve Spring Data REST's HAL.
+CONFORMANCE_PROFILES: dict[str, str] = {"api": "conformance", "hal": "conformance-hal"}
+
+
+def conformance_suite(stack: Stack) -> Path:
+    """The directory of the conformance profile that `stack`'s dialect is held to."""
+    return paths.SPEC_DIR / CONFORMANCE_PROFILES[stack.dialect]
+
+
 def run_conformance(stack: Stack, cluster: Cluster, result: StackResult) -> None:
+    suite = conformance_suite(stack)
     cluster.reset()
     port = stacks.free_port()
     running = stacks.start(
@@ -86,9 +97,7 @@ def run_conformance(stack: Stack, cluster: Cluster, result: StackResult) -> None
             "CONFORMANCE_STRICT": "1",
             "PYTHONDONTWRITEBYTECODE": "1",
         }
-        code = procs.run(
-            pytest_command(str(paths.SPEC_DIR / "conformance"), report), cwd=paths.ROOT, env=env, log=log, timeout_s=900
-        )
+        code = procs.run(pytest_command(str(suite), report), cwd=paths.ROOT, env=env, log=log, timeout_s=900)
     finally:
         cluster.start()  # the resilience cases stop it; whatever happened, leave it running
         shutdown_started = time.monotonic()
@@ -99,7 +108,7 @@ def run_conformance(stack: Stack, cluster: Cluster, result: StackResult) -> None
     result.failed += failed
     ok = code == 0 and failed == 0 and skipped == 0 and passed > 0
     result.steps["conformance"] = Step(
-        ok, f"{passed} passed, {failed} failed" + (f", {skipped} skipped" if skipped else ""), log
+        ok, f"{suite.name}: {passed} passed, {failed} failed" + (f", {skipped} skipped" if skipped else ""), log
     )
     if code != 0 and failed == 0:
         result.failed += 1
@@ -138,11 +147,12 @@ def run_stack(stack: Stack, cluster: Cluster) -> StackResult:
         result.failed += 1
         console.print(procs.tail(log, 40), markup=False)
 
-    with console.status(f"[bold]{stack.name}[/]: conformance suite"):
+    profile = conformance_suite(stack).relative_to(paths.ROOT)
+    with console.status(f"[bold]{stack.name}[/]: conformance suite ({profile})"):
         try:
             run_conformance(stack, cluster, result)
         except BenchError as error:
-            result.steps["conformance"] = Step(False, str(error).splitlines()[0])
+            result.steps["conformance"] = Step(False, f"{profile.name}: {str(error).splitlines()[0]}")
             console.print(f"[red]{error}[/]")
             result.failed += 1
             return result
@@ -322,11 +332,13 @@ def run_fuzz(
     from bench import fuzz
 
     result = result or StackResult(stack.name)
+    spec = fuzz.spec_for(stack.dialect)
     try:
         stacks.build(stack)
         for attempt in (1, 2):
             with console.status(
-                f"[bold]{stack.name}[/]: fuzzing ({max_examples} examples per operation, at most {seconds:.0f} s)"
+                f"[bold]{stack.name}[/]: fuzzing from {spec.name} "
+                f"({max_examples} examples per operation, at most {seconds:.0f} s)"
             ):
                 cluster.reset()
                 running = stacks.start(
@@ -338,7 +350,10 @@ def run_fuzz(
                         max_examples=max_examples,
                         seconds=seconds,
                         log=paths.LOGS / "fuzz" / f"{stack.name}.log",
+                        spec=spec,
                     )
+                    if not running.alive():
+                        fuzz.note_exit(outcome, running.proc.returncode, running.log)
                 finally:
                     running.stop()
             if not outcome.fuzzer_crashed or attempt == 2:
@@ -356,12 +371,12 @@ def run_fuzz(
         result.failed += 1
         console.print(f"[red]{error}[/]")
         return result
-    result.steps["fuzz"] = Step(outcome.ok, outcome.summary(), outcome.log)
+    result.steps["fuzz"] = Step(outcome.ok, f"{spec.name}: {outcome.summary()}", outcome.log)
     if outcome.ok:
         result.passed += 1
     else:
         result.failed += len(outcome.failures) or 1
-    console.print(f"{stack.name}: fuzz {outcome.summary()}")
+    console.print(f"{stack.name}: fuzz ({spec.relative_to(paths.ROOT)}) {outcome.summary()}")
     if not outcome.ok or verbose:
         console.print(outcome.render(), markup=False)
     return result

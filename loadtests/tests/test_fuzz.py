@@ -379,3 +379,63 @@ def test_the_time_budget_holds(tiny_spec, tmp_path):
     # The suite's own start (loading the spec) comes on top of the budget, and one request may
     # be under way when it ends.
     assert result.elapsed_s < 4 + 2 + fuzz.STARTUP_ALLOWANCE_S / 3, result.render()
+
+
+# -- the description each dialect is fuzzed from -----------------------------------------------
+
+
+def test_each_dialect_is_fuzzed_from_its_own_description():
+    import typing
+
+    from bench import manifest, paths
+
+    dialects = typing.get_args(manifest.Manifest.model_fields["dialect"].annotation)
+    assert set(fuzz.SPECS) == set(dialects)
+    assert fuzz.spec_for("api") == fuzz.SPEC == paths.SPEC_DIR / "openapi.yaml"
+    assert fuzz.spec_for("hal") == paths.SPEC_DIR / "hal-openapi.yaml"
+    assert all(spec.is_file() for spec in fuzz.SPECS.values())
+
+
+def test_the_hal_description_has_the_operations_of_spec_hal_md():
+    import schemathesis
+
+    schema = schemathesis.openapi.from_path(fuzz.spec_for("hal"))
+    operations = {f"{op.method.upper()} {op.path}" for op in (r.ok() for r in schema.get_all_operations())}
+    assert operations == {
+        "GET /categories",
+        "POST /categories",
+        "GET /categories/{id}",
+        "PUT /categories/{id}",
+        "DELETE /categories/{id}",
+        "GET /categories/{id}/items",
+        "GET /items",
+        "POST /items",
+        "GET /items/{id}",
+        "PUT /items/{id}",
+        "DELETE /items/{id}",
+        "GET /items/{id}/category",
+        "PUT /items/{id}/category",
+        "GET /items/search/byCategory",
+        "GET /avatar",
+        "GET /health",
+    }
+    # The API's path of a category's items is no path of this dialect: only its 404 is described.
+    unknown = schema["/categories/{id}/items"]["GET"]
+    assert unknown.responses.status_codes == ("404",)
+    # Success bodies in the HAL types, every status hal.md's table gives the item resource.
+    replace = schema["/items/{id}"]["PUT"]
+    assert set(replace.responses.status_codes) == {"200", "400", "405", "409", "415", "503"}
+    assert "application/vnd.hal+json" in replace.definition.raw["responses"]["200"]["content"]
+    get_item = schema["/items/{id}"]["GET"]
+    assert [p["name"] for p in get_item.definition.raw.get("parameters", [])] == ["projection"]
+
+
+def test_a_process_that_exited_during_the_pass_is_a_finding(tmp_path):
+    server_log = tmp_path / "server.log"
+    server_log.write_text("java.lang.OutOfMemoryError: Java heap space\n")
+    result = FuzzResult(ok=True, cases=10, failures=[])
+    fuzz.note_exit(result, 137, server_log)
+    assert not result.ok and not result.fuzzer_crashed
+    [finding] = result.failures
+    assert finding.operation == "(process)" and "exit code 137" in finding.message
+    assert "OutOfMemoryError" in finding.message

@@ -1,8 +1,9 @@
 import textwrap
+import typing
 
 import pytest
 
-from bench import fuzz, stacks, testing
+from bench import fuzz, manifest, paths, procs, stacks, testing
 
 
 def test_junit_counts(tmp_path):
@@ -35,9 +36,21 @@ def test_free_port_is_bindable():
 
 class _Running:
     base_url = "http://127.0.0.1:1"
+    log = paths.LOGS / "tiny-server.log"
+
+    def __init__(self, exits=False):
+        self.exits = exits
+        self.proc = type("Proc", (), {"returncode": 137 if exits else None})()
 
     def stop(self):
-        pass
+        return 0
+
+    def alive(self):
+        return not self.exits
+
+
+def _stack(dialect="api"):
+    return type("Stack", (), {"name": "tiny", "dialect": dialect})()
 
 
 class _Cluster:
@@ -60,8 +73,7 @@ def test_fuzz_runs_again_only_when_the_fuzzer_itself_crashed(monkeypatch, tmp_pa
     monkeypatch.setattr(stacks, "start", lambda stack, **kwargs: _Running())
     monkeypatch.setattr(fuzz, "fuzz_stack", lambda url, **kwargs: calls.append(url) or outcomes[len(calls) - 1])
     cluster = _Cluster()
-    stack = type("Stack", (), {"name": "tiny"})()
-    result = testing.run_fuzz(stack, cluster, max_examples=1, seconds=10)
+    result = testing.run_fuzz(_stack(), cluster, max_examples=1, seconds=10)
     assert (len(calls), cluster.resets, result.steps["fuzz"].ok) == (attempts, attempts, ok)
 
 
@@ -76,5 +88,75 @@ def test_a_real_finding_is_not_fuzzed_again(monkeypatch):
         "fuzz_stack",
         lambda url, **kwargs: calls.append(url) or fuzz.FuzzResult(ok=False, cases=5, failures=[crash, server_error]),
     )
-    result = testing.run_fuzz(type("Stack", (), {"name": "tiny"})(), _Cluster(), max_examples=1, seconds=10)
+    result = testing.run_fuzz(_stack(), _Cluster(), max_examples=1, seconds=10)
     assert len(calls) == 1 and not result.steps["fuzz"].ok and result.failed == 2
+
+
+# -- the dialect of a stack chooses its conformance profile and its fuzz description ------------
+
+DIALECTS = typing.get_args(manifest.Manifest.model_fields["dialect"].annotation)
+
+
+def test_every_dialect_has_a_conformance_profile_that_exists():
+    assert set(testing.CONFORMANCE_PROFILES) == set(DIALECTS) == {"api", "hal"}
+    for dialect in DIALECTS:
+        suite = testing.conformance_suite(_stack(dialect))
+        assert suite.parent == paths.SPEC_DIR and (suite / "conftest.py").is_file()
+
+
+@pytest.mark.parametrize("dialect, profile", [("api", "conformance"), ("hal", "conformance-hal")])
+def test_the_conformance_step_runs_the_profile_of_the_dialect(monkeypatch, tmp_path, dialect, profile):
+    commands = []
+
+    def run(command, **kwargs):
+        commands.append((command, kwargs["env"]))
+        return 0
+
+    class Cluster(_Cluster):
+        def stop_command(self):
+            return "stop-pg"
+
+        def start_command(self):
+            return "start-pg"
+
+        def start(self):
+            pass
+
+    monkeypatch.setattr(paths, "LOGS", tmp_path)
+    monkeypatch.setattr(stacks, "start", lambda stack, **kwargs: _Running())
+    monkeypatch.setattr(procs, "run", run)
+    monkeypatch.setattr(testing, "junit_counts", lambda report: (12, 0, 0))
+    result = testing.StackResult("tiny")
+    testing.run_conformance(_stack(dialect), Cluster(), result)
+    [(command, env)] = commands
+    assert [part for part in command if part.startswith(str(paths.SPEC_DIR))] == [str(paths.SPEC_DIR / profile)]
+    # The same environment for every profile: the stack, the database's stop and start, strict.
+    assert (env["BENCH_DB_STOP"], env["BENCH_DB_START"], env["CONFORMANCE_STRICT"]) == ("stop-pg", "start-pg", "1")
+    assert env["BASE_URL"] == _Running.base_url
+    step = result.steps["conformance"]
+    assert step.ok and step.summary == f"{profile}: 12 passed, 0 failed"
+
+
+@pytest.mark.parametrize("dialect, spec", [("api", "openapi.yaml"), ("hal", "hal-openapi.yaml")])
+def test_the_fuzz_step_generates_from_the_description_of_the_dialect(monkeypatch, dialect, spec):
+    specs = []
+    monkeypatch.setattr(stacks, "build", lambda stack: None)
+    monkeypatch.setattr(stacks, "start", lambda stack, **kwargs: _Running())
+    monkeypatch.setattr(
+        fuzz,
+        "fuzz_stack",
+        lambda url, **kwargs: specs.append(kwargs["spec"]) or fuzz.FuzzResult(ok=True, cases=5, failures=[]),
+    )
+    result = testing.run_fuzz(_stack(dialect), _Cluster(), max_examples=1, seconds=10)
+    assert specs == [paths.SPEC_DIR / spec]
+    assert result.steps["fuzz"].ok and result.steps["fuzz"].summary.startswith(f"{spec}: ")
+
+
+def test_a_stack_that_exits_while_fuzzed_fails_the_step(monkeypatch):
+    monkeypatch.setattr(stacks, "build", lambda stack: None)
+    monkeypatch.setattr(stacks, "start", lambda stack, **kwargs: _Running(exits=True))
+    monkeypatch.setattr(fuzz, "fuzz_stack", lambda url, **kwargs: fuzz.FuzzResult(ok=True, cases=5, failures=[]))
+    result = testing.run_fuzz(_stack("hal"), _Cluster(), max_examples=1, seconds=10)
+    step = result.steps["fuzz"]
+    assert not step.ok and result.failed == 1
+    assert "1 failure(s)" in step.summary

@@ -4,6 +4,10 @@
 
     BASE_URL=http://127.0.0.1:8080 .bench/venv/bin/python -m pytest spec/fuzz
 
+FUZZ_SPEC names the description to generate from: spec/openapi.yaml by default, and
+spec/hal-openapi.yaml for a stack of the HAL dialect (bench.fuzz.spec_for chooses by the
+stack's `dialect`). The same checks hold for both.
+
 Hypothesis has no wall-clock limit, so the budget is kept here: each test gets an equal share
 of what is left of FUZZ_SECONDS when it starts, and once its share is spent it ends as skipped
 (Hypothesis lets a skip through at once, where any other way out would be a failure). A test

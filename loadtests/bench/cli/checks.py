@@ -65,7 +65,9 @@ def test(impls: tuple[str, ...], smoke: bool) -> None:
 )
 @click.option("--seconds", type=click.IntRange(10, 7200), default=300, show_default=True, help="Time budget per stack.")
 def fuzz(impls: tuple[str, ...], max_examples: int, seconds: int) -> None:
-    """Fuzz stacks (all by default) with schemathesis, generated from spec/openapi.yaml.
+    """Fuzz stacks (all by default) with schemathesis, from their dialect's description.
+
+    The description is spec/openapi.yaml, or spec/hal-openapi.yaml for a HAL stack.
 
     Each stack runs on a freshly reset database; every operation is sent generated valid and
     invalid requests (and create → get chains through the spec's links), bounded in examples

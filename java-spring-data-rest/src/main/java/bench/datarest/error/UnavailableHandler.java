@@ -1,0 +1,40 @@
+package bench.datarest.error;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import org.springframework.core.Ordered;
+import org.springframework.core.annotation.Order;
+import org.springframework.dao.DataAccessResourceFailureException;
+import org.springframework.dao.TransientDataAccessResourceException;
+import org.springframework.dao.UncategorizedDataAccessException;
+import org.springframework.http.ProblemDetail;
+import org.springframework.http.ResponseEntity;
+import org.springframework.transaction.TransactionException;
+import org.springframework.web.bind.annotation.ControllerAdvice;
+import org.springframework.web.bind.annotation.ExceptionHandler;
+
+/**
+ * The one error Spring Data REST has no answer for: the database out of reach, a 503 as the
+ * process contract says (spec/API.md, "Database errors"), where it would otherwise be a 500. Only
+ * the exception types an outage arrives as are taken, and among them only what
+ * {@link DatabaseErrors#isUnavailable(Throwable)} calls unavailable; the rest goes on unchanged.
+ * Constraint violations never come here: they stay Spring Data REST's 409.
+ */
+@ControllerAdvice
+@Order(Ordered.HIGHEST_PRECEDENCE)
+class UnavailableHandler {
+
+	private static final Logger log = LoggerFactory.getLogger(UnavailableHandler.class);
+
+	@ExceptionHandler({ TransactionException.class, DataAccessResourceFailureException.class,
+			TransientDataAccessResourceException.class, UncategorizedDataAccessException.class })
+	ResponseEntity<ProblemDetail> unavailable(Exception ex) throws Exception {
+		if (!DatabaseErrors.isUnavailable(ex)) {
+			throw ex;
+		}
+		log.warn("database unavailable: {}", ex.getMessage());
+		return DatabaseErrors.unavailable("the database is unavailable");
+	}
+
+}

@@ -1,0 +1,74 @@
+package bench.datarest.error;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import org.springframework.core.Ordered;
+import org.springframework.core.annotation.Order;
+import org.springframework.core.convert.ConversionFailedException;
+import org.springframework.dao.InvalidDataAccessApiUsageException;
+import org.springframework.data.repository.support.QueryMethodParameterConversionException;
+import org.springframework.data.rest.webmvc.support.ExceptionMessage;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.ControllerAdvice;
+import org.springframework.web.bind.annotation.ExceptionHandler;
+
+/**
+ * Input that Spring Data REST cannot read, answered as the 400 it is, in Spring Data REST's own
+ * error body ({@code {"message": …}}). Spring Data REST answers these with a 500
+ * ({@code RepositoryRestExceptionHandler.handleMiscFailures}, and Spring Data JPA's refusal of a
+ * page offset past {@code int}), and the contract has no 500 for bad input. Nothing else is
+ * changed: every other error keeps Spring Data REST's answer.
+ */
+@ControllerAdvice
+@Order(Ordered.HIGHEST_PRECEDENCE)
+class UnreadableInputHandler {
+
+	private static final Logger log = LoggerFactory.getLogger(UnreadableInputHandler.class);
+
+	/** Spring Data JPA's words when page × size does not fit the int offset JPA takes. */
+	private static final String PAGE_OFFSET = "Page offset exceeds";
+
+	/** Where a second decoding of an already decoded query value fails. */
+	private static final String URI_DECODE_CLASS = "org.springframework.util.StringUtils";
+
+	private static final String URI_DECODE_METHOD = "uriDecode";
+
+	/** A path id, a search parameter or a linked URI that is not of its type ({@code /items/abc}). */
+	@ExceptionHandler({ ConversionFailedException.class, QueryMethodParameterConversionException.class })
+	ResponseEntity<ExceptionMessage> unconvertible(RuntimeException ex) {
+		return badRequest("a path segment or query parameter is not of the type it names");
+	}
+
+	/** {@code ?page=2147483647&size=100}: a page whose first row is past any int offset. */
+	@ExceptionHandler
+	ResponseEntity<ExceptionMessage> pageOffset(InvalidDataAccessApiUsageException ex) {
+		if (ex.getMessage() == null || !ex.getMessage().startsWith(PAGE_OFFSET)) {
+			throw ex;
+		}
+		return badRequest("page × size is past the largest offset (2147483647)");
+	}
+
+	/**
+	 * {@code ?sort=a%25}: Spring Data decodes each {@code sort} value once more after the servlet
+	 * container has decoded the query, so a literal {@code %} reads as a broken escape and
+	 * {@code StringUtils.uriDecode} throws. Only that throw is a 400; any other
+	 * IllegalArgumentException keeps Spring Data REST's answer.
+	 */
+	@ExceptionHandler
+	ResponseEntity<ExceptionMessage> sortEscape(IllegalArgumentException ex) {
+		StackTraceElement[] trace = ex.getStackTrace();
+		if (trace.length == 0 || !URI_DECODE_CLASS.equals(trace[0].getClassName())
+				|| !URI_DECODE_METHOD.equals(trace[0].getMethodName())) {
+			throw ex;
+		}
+		return badRequest("a query parameter holds a malformed percent-escape");
+	}
+
+	private static ResponseEntity<ExceptionMessage> badRequest(String message) {
+		log.debug("400: {}", message);
+		return ResponseEntity.status(HttpStatus.BAD_REQUEST).body(new ExceptionMessage(message));
+	}
+
+}
