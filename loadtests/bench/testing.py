@@ -157,7 +157,7 @@ def run_stack(stack: Stack, cluster: Cluster) -> StackResult:
             result.failed += 1
             return result
     step = result.steps["conformance"]
-    console.print(f"{stack.name}: conformance {step.summary}; shutdown {result.steps['shutdown'].summary}")
+    console.print(f"{stack.name}: {step.summary}; shutdown {result.steps['shutdown'].summary}")
     if not step.ok and step.log is not None:
         console.print(procs.tail(step.log, 60), markup=False)
     run_fuzz(stack, cluster, max_examples=TEST_FUZZ_EXAMPLES, seconds=TEST_FUZZ_SECONDS, result=result)
