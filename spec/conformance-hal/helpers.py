@@ -3,14 +3,28 @@ bodies, and the seed compared field by field through the HAL envelope."""
 
 from __future__ import annotations
 
+import importlib.util
 import json
-import socket
 import uuid
 from datetime import datetime
 from decimal import Decimal
+from pathlib import Path
 from urllib.parse import urlsplit
 
 import httpx
+
+# The fuzzer-only senders and their rule are the API suite's, loaded from its file (both suites
+# have a module named helpers, so it cannot be imported by name).
+_API_HELPERS = Path(__file__).resolve().parent.parent / "conformance" / "helpers.py"
+_spec = importlib.util.spec_from_file_location("conformance_helpers", _API_HELPERS)
+assert _spec is not None and _spec.loader is not None, _API_HELPERS
+_api = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(_api)
+
+FUZZER_ONLY_TIMEOUT_S: float = _api.FUZZER_ONLY_TIMEOUT_S
+assert_never_5xx = _api.assert_never_5xx
+fuzzer_only = _api.fuzzer_only
+raw_request = _api.raw_request
 
 JSON = {"Content-Type": "application/json"}
 URI_LIST = {"Content-Type": "text/uri-list"}
@@ -19,7 +33,6 @@ URI_LIST = {"Content-Type": "text/uri-list"}
 HAL_TYPES = ("application/vnd.hal+json", "application/hal+json", "application/json")
 PROBLEM_TYPE = "application/problem+json"
 # spec/API.md, "Inputs only a fuzzer sends": how long such a request may go unanswered.
-FUZZER_ONLY_TIMEOUT_S = 10.0
 INLINE = "projection=inlineCategory"
 
 
@@ -190,45 +203,6 @@ def totals(client: httpx.Client) -> tuple[int, int]:
     categories = assert_hal(client.get("/categories?size=1"))["page"]["totalElements"]
     items = assert_hal(client.get("/items?size=1"))["page"]["totalElements"]
     return categories, items
-
-
-def assert_never_5xx(answer: int | None, what: str) -> None:
-    """Any answer below 500 or a closed connection (`answer` None); a hang fails in the caller."""
-    assert answer is None or answer < 500, f"{what}: answered {answer}"
-
-
-def fuzzer_only(client: httpx.Client, method: str, path: str, **kwargs) -> int | None:
-    """Sends a request only a fuzzer sends; its status, or None when the server closed the
-    connection instead of answering. A request unanswered for FUZZER_ONLY_TIMEOUT_S fails."""
-    try:
-        return client.request(method, path, timeout=FUZZER_ONLY_TIMEOUT_S, **kwargs).status_code
-    except httpx.TimeoutException:
-        raise AssertionError(f"{method} {path}: no answer within {FUZZER_ONLY_TIMEOUT_S:.0f} s") from None
-    except (httpx.RemoteProtocolError, httpx.ReadError, httpx.WriteError):
-        return None
-
-
-def raw_request(base_url: str, request: bytes) -> int | None:
-    """Sends bytes as they are over a new connection and returns the answer's status, or None when
-    the server closed the connection without one."""
-    parts = urlsplit(base_url)
-    with socket.create_connection((parts.hostname, parts.port or 80), timeout=FUZZER_ONLY_TIMEOUT_S) as sock:
-        try:
-            sock.sendall(request)
-        except (BrokenPipeError, ConnectionResetError):
-            return None
-        reader = sock.makefile("rb")
-        try:
-            status_line = reader.readline(65537)
-        except socket.timeout:
-            raise AssertionError(f"no answer within {FUZZER_ONLY_TIMEOUT_S:.0f} s to {request[:60]!r}") from None
-        except ConnectionResetError:
-            return None
-        if not status_line:
-            return None
-        version, _, rest = status_line.decode("latin-1").partition(" ")
-        assert version.startswith("HTTP/"), f"not an HTTP answer to {request[:60]!r}: {status_line[:100]!r}"
-        return int(rest[:3])
 
 
 def assert_still_serving(client: httpx.Client) -> None:
