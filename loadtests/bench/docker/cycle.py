@@ -1,0 +1,219 @@
+"""One stack through the Docker path, as a visitor would run it: `docker compose build`, `up -d
+--wait`, the conformance suite against the published port, a k6 smoke from compose's own k6
+service, `down -v`; timed and reported."""
+
+from __future__ import annotations
+
+import os
+import re
+import shlex
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from bench import compose_file, paths, procs, testing
+from bench.docker.engine import LOGS, Engine
+from bench.errors import BenchError
+from bench.manifest import Stack
+
+# Its own project, so that nothing of a user's `docker compose up` in this directory is touched.
+PROJECT = "bench-docker"
+CONTAINER_PORT = 8080
+# The scenario of the k6 smoke, at the first closed-model stage of the smoke profile.
+SMOKE_SCENARIO = "read-heavy"
+SMOKE_VUS = 50
+BUILD_TIMEOUT_S = 3600.0
+UP_TIMEOUT_S = 600.0
+K6_TIMEOUT_S = 300.0
+_K6_LINE = re.compile(rf"{SMOKE_SCENARIO} @ \d+ VUs: (\d+) req/s, p99 ([\d.]+|-) ms, (\d+) unexpected statuses")
+
+
+def compose_command(*args: str) -> list[str]:
+    return [
+        "compose",
+        "--project-name",
+        PROJECT,
+        "--file",
+        str(paths.ROOT / compose_file.COMPOSE_FILE),
+        "--project-directory",
+        str(paths.ROOT),
+        *args,
+    ]
+
+
+@dataclass
+class Outcome:
+    """One stack's pass through the Docker path; None where the step did not run."""
+
+    stack: str
+    build_s: float | None = None
+    image_bytes: int | None = None
+    database_healthy_s: float | None = None
+    healthy_s: float | None = None
+    conformance: testing.Step | None = None
+    smoke: testing.Step | None = None
+    passed: int = 0
+    failed: int = 0
+    problems: list[str] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        steps = (self.conformance, self.smoke)
+        return not self.problems and all(step is not None and step.ok for step in steps)
+
+
+def image_name(service: str) -> str:
+    """The tag Compose gives a service's built image."""
+    return f"{PROJECT}-{service}"
+
+
+def published_port(engine: Engine, service: str) -> int:
+    done = engine.output(compose_command("port", service, str(CONTAINER_PORT)))
+    address = done.stdout.strip().splitlines()[-1] if done.stdout.strip() else ""
+    if done.returncode != 0 or ":" not in address:
+        raise BenchError(f"{service} publishes no port for {CONTAINER_PORT}: {done.stderr.strip() or address}")
+    return int(address.rsplit(":", 1)[1])
+
+
+def _timed(engine: Engine, args: list[str], *, log_name: str, timeout_s: float, what: str) -> float:
+    started = time.monotonic()
+    code = engine.run(args, log_name=log_name, timeout_s=timeout_s)
+    elapsed = time.monotonic() - started
+    if code != 0:
+        log = LOGS / f"{log_name}.log"
+        raise BenchError(f"{what} failed (exit {code}); see {log}\n{procs.tail(log, 25)}")
+    return elapsed
+
+
+def down(engine: Engine) -> int:
+    """Containers, network and volumes of the project gone, the k6 runs' included."""
+    args = compose_command("--profile", "loadtest", "down", "--volumes", "--remove-orphans", "--timeout", "15")
+    return engine.run(args, log_name="compose-down", timeout_s=300)
+
+
+def conformance(engine: Engine, stack: Stack, port: int, outcome: Outcome) -> None:
+    """The stack's conformance profile against the container, with PostgreSQL's container
+    stopped and started for the resilience cases."""
+    suite = testing.conformance_suite(stack)
+    log = LOGS / f"{stack.name}-conformance.log"
+    report = LOGS / f"{stack.name}-conformance.xml"
+    report.unlink(missing_ok=True)
+    docker = [engine.docker]
+    env = {
+        # The docker CLI finds its plugins (compose) from HOME.
+        "HOME": os.environ.get("HOME", "/root"),
+        "PATH": os.environ.get("PATH", "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"),
+        "BASE_URL": f"http://127.0.0.1:{port}",
+        "BENCH_DB_STOP": shlex.join(docker + compose_command("stop", compose_file.DB_SERVICE)),
+        "BENCH_DB_START": shlex.join(
+            docker + compose_command("up", "--detach", "--wait", "--no-deps", compose_file.DB_SERVICE)
+        ),
+        "CONFORMANCE_STRICT": "1",
+        "PYTHONDONTWRITEBYTECODE": "1",
+    }
+    if "DOCKER_CONFIG" in os.environ:
+        env["DOCKER_CONFIG"] = os.environ["DOCKER_CONFIG"]
+    code = procs.run(testing.pytest_command(str(suite), report), cwd=paths.ROOT, env=env, log=log, timeout_s=900)
+    passed, failed, skipped = testing.junit_counts(report)
+    ok = code == 0 and failed == 0 and skipped == 0 and passed > 0
+    summary = f"{suite.name}: {passed} passed, {failed} failed" + (f", {skipped} skipped" if skipped else "")
+    outcome.conformance = testing.Step(ok, summary, log)
+    outcome.passed += passed
+    outcome.failed += failed + (1 if code != 0 and failed == 0 else 0)
+
+
+def smoke(engine: Engine, stack: Stack, outcome: Outcome) -> None:
+    """k6 from compose's k6 service against the stack on the project's network."""
+    args = compose_command(
+        "--profile",
+        "loadtest",
+        "run",
+        "--rm",
+        "--no-TTY",
+        "--env",
+        f"BASE_URL=http://{stack.name}:{CONTAINER_PORT}",
+        "--env",
+        "PROFILE=smoke",
+        "--env",
+        f"STAGE={SMOKE_VUS}",
+        "--env",
+        f"DIALECT={stack.dialect}",
+        "k6",
+        "run",
+        "--quiet",
+        f"/scripts/{SMOKE_SCENARIO}.js",
+    )
+    log_name = f"{stack.name}-k6"
+    code = engine.run(args, log_name=log_name, timeout_s=K6_TIMEOUT_S)
+    log = LOGS / f"{log_name}.log"
+    match = _K6_LINE.search(log.read_text(errors="replace")) if log.exists() else None
+    if match is None:
+        outcome.smoke = testing.Step(False, f"k6 exit {code}, no summary line", log)
+        outcome.failed += 1
+        return
+    rps, p99, errors = match.groups()
+    ok = code == 0 and int(errors) == 0 and int(rps) > 0
+    outcome.smoke = testing.Step(
+        ok, f"{SMOKE_SCENARIO} {SMOKE_VUS} VUs: {rps} req/s, p99 {p99} ms, {errors} errors", log
+    )
+    outcome.passed, outcome.failed = (
+        (outcome.passed + 1, outcome.failed) if ok else (outcome.passed, outcome.failed + 1)
+    )
+
+
+def run_stack(engine: Engine, stack: Stack, on_progress: Callable[[str], object]) -> Outcome:
+    """Build, up, conformance, k6 smoke, down: whatever fails, the project is taken down."""
+    outcome = Outcome(stack.name)
+    try:
+        on_progress(f"{stack.name}: docker compose build")
+        outcome.build_s = _timed(
+            engine,
+            compose_command("build", stack.name),
+            log_name=f"{stack.name}-build",
+            timeout_s=BUILD_TIMEOUT_S,
+            what=f"docker compose build {stack.name}",
+        )
+        outcome.image_bytes = engine.image_size(image_name(stack.name))
+        on_progress(f"{stack.name}: PostgreSQL seeding")
+        outcome.database_healthy_s = _timed(
+            engine,
+            compose_command("up", "--detach", "--wait", compose_file.DB_SERVICE),
+            log_name=f"{stack.name}-up-postgres",
+            timeout_s=UP_TIMEOUT_S,
+            what="docker compose up postgres",
+        )
+        on_progress(f"{stack.name}: docker compose up --wait")
+        outcome.healthy_s = _timed(
+            engine,
+            compose_command("up", "--detach", "--wait", stack.name),
+            log_name=f"{stack.name}-up",
+            timeout_s=UP_TIMEOUT_S,
+            what=f"docker compose up {stack.name}",
+        )
+        port = published_port(engine, stack.name)
+        on_progress(f"{stack.name}: conformance suite on :{port}")
+        conformance(engine, stack, port, outcome)
+        on_progress(f"{stack.name}: k6 smoke ({SMOKE_SCENARIO})")
+        smoke(engine, stack, outcome)
+    except BenchError as error:
+        outcome.problems.append(str(error))
+        outcome.failed += 1
+    finally:
+        _keep_logs(engine, stack)
+        if down(engine) != 0:
+            outcome.problems.append(f"docker compose down failed; see {LOGS / 'compose-down.log'}")
+    return outcome
+
+
+def _keep_logs(engine: Engine, stack: Stack) -> None:
+    """The containers' own output, kept before `down` removes them."""
+    done = engine.output(compose_command("logs", "--no-color", compose_file.DB_SERVICE, stack.name), timeout_s=60)
+    (LOGS / f"{stack.name}-containers.log").write_text(done.stdout + done.stderr)
+
+
+def megabytes(size: int | None) -> str:
+    return "-" if size is None else f"{size / 1e6:.0f} MB"
+
+
+def seconds(value: float | None) -> str:
+    return "-" if value is None else f"{value:.1f} s"

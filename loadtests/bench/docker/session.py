@@ -1,0 +1,133 @@
+"""`./bench docker`: the engine and Compose ready, the base images there, then each stack's cycle
+(bench/docker/cycle.py) and one table."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from rich.table import Table
+
+from bench import compose_file, paths, testing
+from bench.console import console
+from bench.docker import cycle, engine, standins
+from bench.errors import BenchError
+from bench.manifest import Stack
+
+
+@dataclass
+class Report:
+    server_version: str = ""
+    compose_version: str = ""
+    started_daemon: bool = False
+    base_images: standins.BaseImages = field(default_factory=lambda: standins.BaseImages({}))
+    outcomes: list[cycle.Outcome] = field(default_factory=list)
+    seconds: float = 0.0
+
+    @property
+    def ok(self) -> bool:
+        return bool(self.outcomes) and all(o.ok for o in self.outcomes)
+
+
+def available() -> str | None:
+    """None when `./bench docker` can run here; else why not (for the loud skip in CI)."""
+    docker = engine.Engine()
+    if docker.answers() and docker.compose_version() is not None:
+        return None
+    if engine.can_install():
+        return None
+    return "needs root on Debian (to install Docker Engine and start dockerd) or a running daemon with Compose v2"
+
+
+def _check_services(selected: list[Stack]) -> None:
+    services = compose_file.services_of(compose_file.load(paths.ROOT / compose_file.COMPOSE_FILE))
+    missing = [s.name for s in selected if s.name not in services]
+    if missing:
+        raise BenchError(f"compose.yaml has no service for {', '.join(missing)}: add one (docs/docker.md)")
+
+
+def run(selected: list[Stack], on_progress: Callable[[str], object]) -> Report:
+    """Every selected stack through the Docker path; the daemon stopped afterwards if started here."""
+    _check_services(selected)
+    report = Report()
+    started = time.monotonic()
+    docker = engine.Engine()
+    on_progress("Docker Engine")
+    engine.install_engine()
+    on_progress(f"Compose v2 plugin (a build of {engine.COMPOSE_VERSION} takes minutes, once per machine)")
+    report.compose_version = engine.install_compose(docker)
+    on_progress("Docker daemon")
+    with engine.daemon(docker) as report.started_daemon:
+        report.server_version = docker.server_version()
+        console.print(
+            f"docker: Engine {report.server_version}"
+            + (" (dockerd started for this run)" if report.started_daemon else "")
+            + f", Compose {report.compose_version}"
+        )
+        wanted = standins.required_images(paths.ROOT, [s.directory for s in selected])
+        report.base_images = standins.ensure(docker, wanted, on_progress)
+        console.print(report.base_images.announcement(), markup=False)
+        # What an interrupted run may have left behind.
+        cycle.down(docker)
+        for stack in selected:
+            outcome = cycle.run_stack(docker, stack, on_progress)
+            report.outcomes.append(outcome)
+            console.print(line(outcome), markup=False)
+            for problem in outcome.problems:
+                console.print(f"[red]{problem}[/]")
+    report.seconds = time.monotonic() - started
+    return report
+
+
+def line(outcome: cycle.Outcome) -> str:
+    conformance = outcome.conformance.summary if outcome.conformance else "not run"
+    smoke = outcome.smoke.summary if outcome.smoke else "not run"
+    return (
+        f"{outcome.stack}: {'PASS' if outcome.ok else 'FAIL'}; image {cycle.megabytes(outcome.image_bytes)}, "
+        f"build {cycle.seconds(outcome.build_s)}, healthy in {cycle.seconds(outcome.healthy_s)} "
+        f"(PostgreSQL seeded in {cycle.seconds(outcome.database_healthy_s)}); {conformance}; k6 {smoke}"
+    )
+
+
+def summary(outcome: cycle.Outcome) -> str:
+    """The short form for `./bench test`'s table."""
+    if outcome.problems:
+        return outcome.problems[0].splitlines()[0]
+    conformance = outcome.conformance.summary if outcome.conformance else "conformance not run"
+    return f"{cycle.megabytes(outcome.image_bytes)}, healthy in {cycle.seconds(outcome.healthy_s)}; {conformance}"
+
+
+def print_table(report: Report) -> None:
+    table = Table(title="./bench docker")
+    for column in (
+        "stack",
+        "image",
+        "build",
+        "PostgreSQL healthy",
+        "stack healthy",
+        "conformance",
+        "k6 smoke",
+        "result",
+    ):
+        table.add_column(column)
+    for o in report.outcomes:
+        table.add_row(
+            o.stack,
+            cycle.megabytes(o.image_bytes),
+            cycle.seconds(o.build_s),
+            cycle.seconds(o.database_healthy_s),
+            cycle.seconds(o.healthy_s),
+            _cell(o.conformance),
+            _cell(o.smoke),
+            "[green]PASS[/]" if o.ok else "[red]FAIL[/]",
+        )
+    console.print(table)
+    console.print(report.base_images.announcement(), markup=False)
+    console.print(f"docker: {len(report.outcomes)} stacks in {report.seconds / 60:.1f} min")
+
+
+def _cell(step: testing.Step | None) -> str:
+    if step is None:
+        return "not run"
+    return step.summary if step.ok else f"[red]{step.summary}[/]"
