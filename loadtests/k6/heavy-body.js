@@ -1,6 +1,7 @@
 // heavy-body: creates and replacements of items with 5 KB descriptions; 30 → 60 VUs.
+// Bodies per dialect: lib/dialects.js.
 import {
-  options as build, pick, post, put, recordWrite, summary, text, uniform, uniqueKey,
+  createItem, options as build, pick, recordWrite, replaceItem, summary, text, uniform, uniqueKey,
   SEEDED_CATEGORIES, SEEDED_ITEMS,
 } from './lib/common.js';
 
@@ -11,21 +12,21 @@ export const options = build(STAGES, ENDPOINTS);
 
 const DESCRIPTION = text(5 * 1024);
 
-function body(sku) {
-  return JSON.stringify({
+function item(sku) {
+  return {
     sku, name: 'Heavy item', price: uniform(0, 9999999) / 100, stock: uniform(0, 500),
-    description: DESCRIPTION, categoryId: uniform(1, SEEDED_CATEGORIES),
-  });
+    description: DESCRIPTION, category: uniform(1, SEEDED_CATEGORIES),
+  };
 }
 
 const requests = [
   [50, () => {
-    const res = post('/items', body(uniqueKey('H6-')), 'item_create');
-    if (res.status === 201) recordWrite('item_created', JSON.parse(res.body).id);
+    const id = createItem(item(uniqueKey('H6-')));
+    if (id !== null) recordWrite('item_created', id);
   }],
   [50, () => {
     const id = uniform(1, SEEDED_ITEMS);
-    put(`/items/${id}`, body(`SKU-${String(id).padStart(6, '0')}`), 'item_replace');
+    replaceItem(id, item(`SKU-${String(id).padStart(6, '0')}`));
   }],
 ];
 

@@ -1,9 +1,11 @@
 // mixed: reads and writes on /items and /categories with 1 KB descriptions; 50 → 100 VUs.
 // Every create and delete is recorded (recordWrite), so the runner can check that no write was lost.
+// Paths and bodies per dialect: lib/dialects.js.
 import {
-  del, get, options as build, pick, post, put, recordWrite, summary, text, uniform, uniqueKey,
-  SEEDED_CATEGORIES, SEEDED_ITEMS,
+  createCategory, createItem, deleteItem, get, options as build, pick, recordWrite, replaceItem, summary, text,
+  uniform, uniqueKey, SEEDED_CATEGORIES, SEEDED_ITEMS,
 } from './lib/common.js';
+import { paths } from './lib/dialects.js';
 
 const STAGES = [50, 100];
 const ENDPOINTS = ['item_by_id', 'items_page', 'item_create', 'item_replace', 'item_delete',
@@ -15,48 +17,46 @@ const DESCRIPTION = text(1024);
 // Items this VU created and has not deleted yet: deletes take from here, so they expect a 204.
 const created = [];
 
-function itemBody(sku) {
-  return JSON.stringify({
+function item(sku) {
+  return {
     sku, name: 'Load test item', price: uniform(0, 9999999) / 100, stock: uniform(0, 500),
-    description: DESCRIPTION, categoryId: uniform(1, SEEDED_CATEGORIES),
-  });
+    description: DESCRIPTION, category: uniform(1, SEEDED_CATEGORIES),
+  };
 }
 
-function createItem() {
-  const res = post('/items', itemBody(uniqueKey('K6-')), 'item_create');
-  if (res.status === 201) {
-    const { id } = JSON.parse(res.body);
+function create() {
+  const id = createItem(item(uniqueKey('K6-')));
+  if (id !== null) {
     recordWrite('item_created', id);
     created.push(id);
   }
 }
 
-function deleteItem() {
-  if (created.length === 0) return createItem();
+function remove() {
+  if (created.length === 0) return create();
   const id = created.shift();
-  recordWrite(del(`/items/${id}`, 'item_delete').status === 204 ? 'item_deleted' : 'item_delete_unconfirmed', id);
+  recordWrite(deleteItem(id) ? 'item_deleted' : 'item_delete_unconfirmed', id);
 }
 
-function replaceItem() {
+function replace() {
   // A seeded item keeps its own sku, so the replacement never collides with another row.
   const id = uniform(1, SEEDED_ITEMS);
-  put(`/items/${id}`, itemBody(`SKU-${String(id).padStart(6, '0')}`), 'item_replace');
+  replaceItem(id, item(`SKU-${String(id).padStart(6, '0')}`));
 }
 
-function createCategory() {
-  const res = post('/categories', JSON.stringify({ code: uniqueKey('K'), name: 'Load test category' }),
-    'category_create');
-  if (res.status === 201) recordWrite('category_created', JSON.parse(res.body).id);
+function addCategory() {
+  const id = createCategory({ code: uniqueKey('K'), name: 'Load test category' });
+  if (id !== null) recordWrite('category_created', id);
 }
 
 const requests = [
-  [35, () => get(`/items/${uniform(1, SEEDED_ITEMS)}`, 'item_by_id')],
-  [15, () => get(`/items?page=${uniform(0, 49)}`, 'items_page')],
-  [15, createItem],
-  [10, replaceItem],
-  [10, deleteItem],
-  [10, () => get(`/categories/${uniform(1, SEEDED_CATEGORIES)}`, 'category_by_id')],
-  [5, createCategory],
+  [35, () => get(paths.itemById(uniform(1, SEEDED_ITEMS)), 'item_by_id')],
+  [15, () => get(paths.itemsPage(uniform(0, 49)), 'items_page')],
+  [15, create],
+  [10, replace],
+  [10, remove],
+  [10, () => get(paths.categoryById(uniform(1, SEEDED_CATEGORIES)), 'category_by_id')],
+  [5, addCategory],
 ];
 
 export default function () {

@@ -3,12 +3,14 @@
 //
 // Environment: BASE_URL (default http://127.0.0.1:8080), PROFILE (smoke | quick | full, default
 // quick; soak), STAGE (run one stage only: its VU count, or "warmup"), SUMMARY (the JSON file to write,
-// default k6-<scenario>.json), RECORD_WRITES=1 (log the id of every write, see recordWrite).
+// default k6-<scenario>.json), RECORD_WRITES=1 (log the id of every write, see recordWrite),
+// DIALECT (api | hal, default api: the paths and bodies the stack speaks, lib/dialects.js).
 // The open model (the fixed-rate ladder): RATE (requests/s offered, one request per iteration),
 // DURATION (seconds), VUS (pre-allocated VUs) and MAX_VUS run one constant-arrival-rate step
 // instead of the stages; the summary then has one stage named "rate" with the dropped iterations.
 import http from 'k6/http';
-import { Counter } from 'k6/metrics';
+import { Counter, Trend } from 'k6/metrics';
+import { EXTRA_ENDPOINTS, paths } from './dialects.js';
 
 export const BASE_URL = (__ENV.BASE_URL || 'http://127.0.0.1:8080').replace(/\/$/, '');
 export const PROFILE = __ENV.PROFILE || 'quick';
@@ -40,6 +42,10 @@ const counters = {
   category_created: new Counter('categories_created'),
 };
 const RECORD_WRITES = __ENV.RECORD_WRITES === '1';
+// One sample per operation (lib/dialects.js): its requests' durations added up. Requests/s,
+// latency and the per-endpoint figures of a stage are operations', so a dialect that needs two
+// requests for one operation is measured on the same work as one that needs one.
+const operations = new Trend('operation_duration', true);
 
 // Counts a write that got a 2xx (item_created, item_deleted, category_created) and, with
 // RECORD_WRITES=1, logs its id: the runner runs k6 with its log in a file and looks every id up
@@ -67,6 +73,7 @@ export function pick(weighted) {
   return weighted[weighted.length - 1][1];
 }
 
+// Every response is checked: an unexpected status is counted per response, not per operation.
 function record(res, endpoint, expected) {
   if (res.status !== expected) {
     const status = KNOWN_ERRORS.includes(String(res.status)) ? String(res.status) : 'other';
@@ -75,24 +82,73 @@ function record(res, endpoint, expected) {
   return res;
 }
 
-const JSON_HEADERS = { 'Content-Type': 'application/json' };
-
-export function get(path, endpoint, expected = 200) {
-  return record(http.get(BASE_URL + path, { tags: { endpoint } }), endpoint, expected);
+// One operation of `endpoint`, done: the responses it took, in the dialect.
+function operation(endpoint, ...responses) {
+  operations.add(responses.reduce((sum, res) => sum + res.timings.duration, 0), { endpoint });
 }
 
-// Creates keep their response body (the new id); every other body is discarded unread.
-export function post(path, body, endpoint, expected = 201) {
-  return record(http.post(BASE_URL + path, body, { headers: JSON_HEADERS, tags: { endpoint }, responseType: 'text' }),
+const JSON_HEADERS = { 'Content-Type': 'application/json' };
+
+function one(res, endpoint, expected) {
+  record(res, endpoint, expected);
+  operation(endpoint, res);
+  return res;
+}
+
+export function get(path, endpoint, expected = paths.status.read) {
+  return one(http.get(BASE_URL + path, { tags: { endpoint } }), endpoint, expected);
+}
+
+// Creates keep their response body (the API's new id); every other body is discarded unread.
+export function post(path, body, endpoint, expected = paths.status.create) {
+  return one(http.post(BASE_URL + path, body, { headers: JSON_HEADERS, tags: { endpoint }, responseType: 'text' }),
     endpoint, expected);
 }
 
-export function put(path, body, endpoint, expected = 200) {
-  return record(http.put(BASE_URL + path, body, { headers: JSON_HEADERS, tags: { endpoint } }), endpoint, expected);
+export function put(path, body, endpoint, expected = paths.status.replace) {
+  return one(http.put(BASE_URL + path, body, { headers: JSON_HEADERS, tags: { endpoint } }), endpoint, expected);
 }
 
-export function del(path, endpoint, expected = 204) {
-  return record(http.del(BASE_URL + path, null, { tags: { endpoint } }), endpoint, expected);
+export function del(path, endpoint, expected = paths.status.delete) {
+  return one(http.del(BASE_URL + path, null, { tags: { endpoint } }), endpoint, expected);
+}
+
+// The writes of the scenarios, in the stack's dialect. `item` is {sku, name, price, stock,
+// description, category}: the same values whatever the dialect.
+
+// The new item's id, or null when the create got another status than its dialect's.
+export function createItem(item, endpoint = 'item_create') {
+  const res = post(paths.items, paths.itemBody(item), endpoint);
+  return res.status === paths.status.create ? paths.createdId(res) : null;
+}
+
+export function createCategory(category, endpoint = 'category_create') {
+  const res = post(paths.categories, paths.categoryBody(category), endpoint);
+  return res.status === paths.status.create ? paths.createdId(res) : null;
+}
+
+export function deleteItem(id, endpoint = 'item_delete') {
+  return del(`${paths.items}/${id}`, endpoint).status === paths.status.delete;
+}
+
+// Replaces every field of item `id` and puts it in `item.category`. Where a PUT ignores the
+// category (HAL), the move is a second request, shown as its own endpoint (EXTRA_ENDPOINTS) and
+// counted with the first as one operation; it is not sent when the first failed.
+export function replaceItem(id, item, endpoint = 'item_replace') {
+  const res = http.put(`${BASE_URL}${paths.items}/${id}`, paths.itemBody(item),
+    { headers: JSON_HEADERS, tags: { endpoint } });
+  record(res, endpoint, paths.status.replace);
+  const move = paths.categoryMove;
+  if (!move || res.status !== paths.status.replace) {
+    operation(endpoint, res);
+    return res;
+  }
+  const [extra] = EXTRA_ENDPOINTS[endpoint];
+  const moved = http.put(BASE_URL + move.path(id), move.body(item.category),
+    { headers: { 'Content-Type': move.contentType }, tags: { endpoint: extra } });
+  record(moved, extra, move.status);
+  operation(endpoint, res, moved);
+  return moved;
 }
 
 // A description of exactly `bytes` ASCII characters.
@@ -112,9 +168,10 @@ export function uniqueKey(prefix) {
  * then a steady phase tagged with its stage; a warm-up at the first stage's VUs comes first.
  * Thresholds that always pass make k6 keep a sub-metric per stage and endpoint for the summary.
  */
-export function options(stages, endpoints) {
+export function options(stages, operationEndpoints) {
+  const endpoints = withExtras(operationEndpoints);
   const timing = profileTiming();
-  if (__ENV.RATE) return rateOptions(endpoints);
+  if (__ENV.RATE) return rateOptions(operationEndpoints);
   const only = __ENV.STAGE;
   if (only && only !== 'warmup' && !stages.includes(Number(only))) {
     throw new Error(`STAGE must be warmup or one of ${stages.join(', ')}, not ${only}`);
@@ -150,9 +207,11 @@ export function options(stages, endpoints) {
     keep(`http_req_duration{${stage}}`, 'max>=0');
     keep(`data_received{${stage}}`, 'count>=0');
     keep(`iteration_duration{${stage}}`, 'max>=0');
+    keep(`operation_duration{${stage}}`, 'max>=0');
     for (const endpoint of endpoints) {
       keep(`http_req_duration{${stage},endpoint:${endpoint}}`, 'max>=0');
       keep(`http_reqs{${stage},endpoint:${endpoint}}`, 'count>=0');
+      keep(`operation_duration{${stage},endpoint:${endpoint}}`, 'max>=0');
     }
     for (const status of [...KNOWN_ERRORS, 'other']) {
       keep(`unexpected_status{${stage},status:${status}}`, 'count>=0');
@@ -167,11 +226,17 @@ export function options(stages, endpoints) {
   };
 }
 
-const TREND_STATS = ['avg', 'min', 'med', 'p(90)', 'p(95)', 'p(99)', 'p(99.9)', 'max'];
+const TREND_STATS = ['avg', 'min', 'med', 'p(90)', 'p(95)', 'p(99)', 'p(99.9)', 'max', 'count'];
+
+// A scenario's endpoints and, after each, the requests its operations need beyond their first.
+function withExtras(endpoints) {
+  return endpoints.flatMap((endpoint) => [endpoint, ...(EXTRA_ENDPOINTS[endpoint] || [])]);
+}
 
 // One step of the fixed-rate ladder: RATE iterations (requests) per second for DURATION seconds,
 // whatever the answers' latency (the open model: a slow answer does not delay the next arrival).
-function rateOptions(endpoints) {
+function rateOptions(operationEndpoints) {
+  const endpoints = withExtras(operationEndpoints);
   const rate = Number(__ENV.RATE);
   const duration = Number(__ENV.DURATION || 10);
   const preAllocatedVUs = Number(__ENV.VUS || Math.max(10, Math.ceil(rate / 10)));
@@ -181,11 +246,13 @@ function rateOptions(endpoints) {
   const keep = (metric, condition) => { thresholds[metric] = [condition]; };
   keep('http_reqs{stage:rate}', 'count>=0');
   keep('http_req_duration{stage:rate}', 'max>=0');
+  keep('operation_duration{stage:rate}', 'max>=0');
   keep('data_received{stage:rate}', 'count>=0');
   keep('dropped_iterations', 'count>=0');
   for (const endpoint of endpoints) {
     keep(`http_req_duration{stage:rate,endpoint:${endpoint}}`, 'max>=0');
     keep(`http_reqs{stage:rate,endpoint:${endpoint}}`, 'count>=0');
+    keep(`operation_duration{stage:rate,endpoint:${endpoint}}`, 'max>=0');
   }
   for (const status of [...KNOWN_ERRORS, 'other']) keep(`unexpected_status{stage:rate,status:${status}}`, 'count>=0');
   return {
@@ -216,24 +283,33 @@ function count(data, name) {
   return metric ? metric.values.count : 0;
 }
 
-function stageFigures(data, stage, endpoints, seconds) {
-  const requests = count(data, `http_reqs{${stage}}`);
+// Operations (lib/dialects.js), not HTTP requests: `requests`, `rps`, `latency_ms` and each
+// endpoint's figures; an extra request of an operation (EXTRA_ENDPOINTS) is shown as an endpoint
+// of its own with its HTTP figures. Unexpected statuses are counted per response.
+function stageFigures(data, stage, operationEndpoints, seconds) {
+  const requests = count(data, `operation_duration{${stage}}`);
   const errors = {};
   for (const status of [...KNOWN_ERRORS, 'other']) {
     const n = count(data, `unexpected_status{${stage},status:${status}}`);
     if (n > 0) errors[status] = n;
   }
   const perEndpoint = {};
-  for (const endpoint of endpoints) {
+  for (const endpoint of operationEndpoints) {
     perEndpoint[endpoint] = {
-      requests: count(data, `http_reqs{${stage},endpoint:${endpoint}}`),
-      latency_ms: trend(data.metrics[`http_req_duration{${stage},endpoint:${endpoint}}`]),
+      requests: count(data, `operation_duration{${stage},endpoint:${endpoint}}`),
+      latency_ms: trend(data.metrics[`operation_duration{${stage},endpoint:${endpoint}}`]),
     };
+    for (const extra of EXTRA_ENDPOINTS[endpoint] || []) {
+      perEndpoint[extra] = {
+        requests: count(data, `http_reqs{${stage},endpoint:${extra}}`),
+        latency_ms: trend(data.metrics[`http_req_duration{${stage},endpoint:${extra}}`]),
+      };
+    }
   }
   return {
     requests,
     rps: requests / seconds,
-    latency_ms: trend(data.metrics[`http_req_duration{${stage}}`]),
+    latency_ms: trend(data.metrics[`operation_duration{${stage}}`]),
     errors,
     error_count: Object.values(errors).reduce((a, b) => a + b, 0),
     bytes_received: count(data, `data_received{${stage}}`),
@@ -261,7 +337,7 @@ function rateSummary(scenario, endpoints, data) {
     stage_seconds: duration,
     stages: [{ vus: vusMax || 1, offered_rps: rate, dropped_iterations: count(data, 'dropped_iterations'), ...figures }],
     writes: writesCounted(data),
-    total_requests: count(data, 'http_reqs'),
+    total_requests: count(data, 'operation_duration'),
   };
   const file = __ENV.SUMMARY || `k6-${scenario}.json`;
   const s = result.stages[0];
@@ -285,7 +361,7 @@ export function summary(scenario, stages, endpoints, data) {
       vus, ...stageFigures(data, `stage:${vus}`, endpoints, timing.stage),
     })),
     writes: writesCounted(data),
-    total_requests: count(data, 'http_reqs'),
+    total_requests: count(data, 'operation_duration'),
   };
   const file = __ENV.SUMMARY || `k6-${scenario}.json`;
   const lines = result.stages.map((s) => `${scenario} @ ${s.vus} VUs: ${s.rps.toFixed(0)} req/s, `
