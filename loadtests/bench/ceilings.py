@@ -4,8 +4,10 @@ throughput divided by the ceiling of the same scenario and stage."""
 
 from __future__ import annotations
 
+import math
 import re
 import shutil
+import statistics
 import subprocess
 import time
 from collections.abc import Callable
@@ -16,6 +18,7 @@ import httpx
 
 from bench import paths, procs, system
 from bench.errors import BenchError
+from bench.records import Latency
 
 PGBENCH_DIR = paths.ROOT / "loadtests" / "pgbench"
 
@@ -41,11 +44,32 @@ _FAILED = re.compile(r"^number of failed transactions: (\d+)", re.MULTILINE)
 _DONE = re.compile(r"^number of transactions actually processed: (\d+)", re.MULTILINE)
 
 
-def pgbench_command(pgbench: Path, url: str, scenario: str, clients: int, seconds: int) -> str:
+def pgbench_command(
+    pgbench: Path,
+    url: str,
+    scenario: str,
+    clients: int,
+    seconds: int,
+    *,
+    rate: float | None = None,
+    latency_limit_ms: float | None = None,
+    log_prefix: Path | None = None,
+) -> str:
+    """pgbench replaying `scenario`'s mix; at a fixed `rate` (transactions/s over all clients,
+    latency then counted from each transaction's scheduled start, as k6's arrival rate does),
+    skipping those already later than `latency_limit_ms` when their turn comes (k6's dropped
+    iterations), and logging every transaction under `log_prefix` for the percentiles."""
     scripts = " ".join(
         f"-f '{PGBENCH_DIR / (name + '.sql')}@{weight}'" for name, weight in PGBENCH_MIXES[scenario].items()
     )
-    return f"exec '{pgbench}' -n -M prepared -c {clients} -j 1 -T {seconds} {scripts} '{url}'"
+    options = f"-n -M prepared -c {clients} -j 1 -T {seconds}"
+    if rate is not None:
+        options += f" -R {rate:g}"
+    if latency_limit_ms is not None:
+        options += f" -L {latency_limit_ms:g}"
+    if log_prefix is not None:
+        options += f" -l --log-prefix='{log_prefix}'"
+    return f"exec '{pgbench}' {options} {scripts} '{url}'"
 
 
 @dataclass(frozen=True)
@@ -70,6 +94,54 @@ def parse_pgbench(text: str) -> PgbenchReport:
         transactions=int(done.group(1)) if done else None,
         latency_avg_ms=float(latency.group(1)) if latency else None,
         failed=int(failed.group(1)) if failed else 0,
+    )
+
+
+@dataclass(frozen=True)
+class TransactionLog:
+    """pgbench's per-transaction log (-l): each latency, and the transactions it skipped (-L)."""
+
+    latencies_ms: list[float]
+    skipped: int
+
+
+def read_transaction_logs(prefix: Path) -> TransactionLog:
+    """Every file pgbench wrote under `prefix` (one per thread: PREFIX.PID, PREFIX.PID.N). A line
+    is `client transaction time script epoch microseconds [lag]`; with a rate, `time` is counted
+    from the scheduled start (lag included), and is `skipped` for a transaction -L skipped."""
+    latencies: list[float] = []
+    skipped = 0
+    for path in sorted(prefix.parent.glob(prefix.name + ".*")):
+        for line in path.read_text().splitlines():
+            fields = line.split()
+            if len(fields) < 3:
+                continue
+            if fields[2] == "skipped":
+                skipped += 1
+            else:
+                latencies.append(int(fields[2]) / 1000)
+    return TransactionLog(latencies, skipped)
+
+
+def latency_of(latencies_ms: list[float]) -> Latency | None:
+    """The percentiles the k6 and oha figures have, from every transaction's latency."""
+    if not latencies_ms:
+        return None
+    ordered = sorted(latencies_ms)
+
+    def percentile(share: float) -> float:
+        # Nearest rank: a latency some transaction actually had.
+        return ordered[max(0, math.ceil(share * len(ordered)) - 1)]
+
+    return Latency(
+        avg=statistics.fmean(ordered),
+        min=ordered[0],
+        p50=percentile(0.50),
+        p90=percentile(0.90),
+        p95=percentile(0.95),
+        p99=percentile(0.99),
+        p999=percentile(0.999),
+        max=ordered[-1],
     )
 
 

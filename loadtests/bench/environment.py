@@ -70,14 +70,15 @@ def machine() -> Machine:
     )
 
 
-def tool_versions(pg_bindir: Path, tools: dict[str, Path]) -> Versions:
-    """PostgreSQL's, Python's and those of the load generators in `tools` (k6, oha)."""
+def tool_versions(pg_bindir: Path | None, tools: dict[str, Path]) -> Versions:
+    """PostgreSQL's (None without a local cluster: --target), Python's and those of the load
+    generators in `tools` (k6, oha)."""
     loadgens = {
         name: _first_line([str(path), "version" if name == "k6" else "--version"]) for name, path in tools.items()
     }
     return Versions.model_validate(
         {
-            "postgres": _first_line([str(pg_bindir / "postgres"), "--version"]),
+            "postgres": _first_line([str(pg_bindir / "postgres"), "--version"]) if pg_bindir else None,
             "python": platform.python_version(),
             **loadgens,
         }

@@ -41,6 +41,9 @@ class LoadFigures(BaseModel):
     """The open model: the fixed arrival rate of the run."""
     dropped_iterations: int | None = None
     """k6's arrival-rate executor: arrivals it could not start for want of a free VU."""
+    arrivals: int | None = None
+    """pgbench -R: the arrivals it drew (processed + skipped). Its arrivals are a Poisson process,
+    so a short step draws a few percent more or fewer than rate × seconds."""
 
 
 class K6Writes(BaseModel):

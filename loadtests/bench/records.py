@@ -83,6 +83,12 @@ class CpuSplit(Model):
     loadgen: CpuList
 
 
+# The representation a stack serves (its manifest's `dialect`): spec/API.md's, or spec/hal.md's.
+Dialect = Literal["api", "hal"]
+# How a report or the progress line marks a dialect beside a stack's name; the API's is unmarked.
+DIALECT_MARKS: dict[str, str] = {"api": "", "hal": "HAL"}
+
+
 class StackInfo(Model):
     name: str
     display: str
@@ -92,6 +98,19 @@ class StackInfo(Model):
     framework_version: str
     server: str
     data_access: str
+    dialect: Dialect = "api"
+    """Records written before dialects existed have none: they were all the API's."""
+
+    @property
+    def label(self) -> str:
+        """The stack's name as the report and the progress line show it: with its dialect, if not the API's."""
+        return stack_label(self.name, self.dialect)
+
+
+def stack_label(name: str, dialect: str) -> str:
+    """`name (HAL)` for a stack of the HAL dialect, `name` for one of the API's."""
+    mark = DIALECT_MARKS[dialect]
+    return f"{name} ({mark})" if mark else name
 
 
 class Latency(Model):
@@ -166,7 +185,8 @@ class Stage(Model):
     memory_samples: list[tuple[float, int]]
     """[seconds into the stage, app memory bytes], every 2 s (with cgroups)."""
     memory_growth: MemoryGrowth | None
-    sql_statements: NonNegativeInt
+    sql_statements: NonNegativeInt | None
+    """Null: the database was out of reach (a --target run)."""
     sql_per_request: float | None
     mean_response_bytes: float | None
     app_cpu_s: float | None
@@ -200,7 +220,11 @@ class LadderStep(Model):
     errors: Annotated[dict[Status, PositiveInt], Field(json_schema_extra={"additionalProperties": False})]
     error_count: NonNegativeInt
     dropped_iterations: NonNegativeInt
-    """k6: arrivals it could not start for want of a free VU; oha: always 0."""
+    """k6: arrivals it could not start for want of a free VU; pgbench: transactions skipped as
+    already later than the objective; oha: always 0."""
+    arrivals: NonNegativeInt | None = None
+    """pgbench: the Poisson arrivals it drew (processed + skipped), which `delivered` is judged
+    against; k6 and oha: null (their arrivals are offered × duration exactly)."""
     endpoints: dict[str, EndpointFigures] | None = None
     sql_per_request: float | None
     mean_response_bytes: float | None
@@ -226,12 +250,16 @@ class Ladder(Model):
 
 class SteadyState(Model):
     """The warm-up before measuring: a fixed moderate rate in windows until the app's CPU ms
-    per request over the last three windows are within 5% of each other, or the cap."""
+    per request over the last three windows are within 5% of each other, or the cap. A --target
+    run, which cannot see the app's CPU, settles by the windows' p50 latency instead (within 10%)."""
 
     rate_rps: PositiveFloat
     window_s: PositiveFloat
     cap_s: PositiveFloat
+    settled_by: Literal["cpu-per-request", "p50-latency"] = "cpu-per-request"
     windows_cpu_ms_per_request: list[float | None]
+    windows_p50_ms: list[float | None] | None = None
+    """The windows' median latency (ms), when settled by it."""
     time_s: NonNegativeFloat
     """Time to steady state (or to the cap)."""
     reached: bool
@@ -263,6 +291,15 @@ class Fault(Model):
     """Until the first 200 of GET /items/1 after PostgreSQL was back; null: not within 60 s."""
 
 
+class Target(Model):
+    """A --target run: the stack ran elsewhere, at `url`; only the load generator ran here, and
+    neither the stack's process nor its database could be read."""
+
+    url: str
+    not_measured: dict[str, str]
+    """Each figure left null because it cannot be measured from here, with the reason."""
+
+
 class RunHeader(Model):
     """What every record of one `./bench run` shares: where and how it was measured."""
 
@@ -271,12 +308,14 @@ class RunHeader(Model):
     machine: Machine
     versions: Versions
     git_commit: str | None
-    caps: Caps
+    caps: Caps | None
+    """Null for a --target run: the caps, if any, are the remote platform's, unknown here."""
     cpu_split: CpuSplit
     cgroups: Literal["v1", "v2"] | None
     warnings: list[str]
     mem_ladder_mib: PositiveInt | None = None
     fault_kind: FaultKind | None = None
+    target: Target | None = None
 
 
 # A record that did not fail has these, and at least one stage.
@@ -317,7 +356,8 @@ class RawResult(RunHeader):
     def _complete_unless_failed(self) -> Self:
         if self.failed is None:
             missing = [name for name in _COMPLETED if name not in self.model_fields_set]
-            if missing or not self.stages:
+            # A ceiling measured by the open model runs its ladder only (bench.measure.ceiling_run).
+            if missing or not (self.stages or (self.kind == "ceiling" and self.ladder is not None)):
                 raise ValueError(f"a run that did not fail needs {', '.join(missing) or 'a stage'}")
         return self
 

@@ -16,6 +16,8 @@ from dataclasses import dataclass
 
 import httpx
 
+from bench.records import Dialect
+
 PROFILES = ("smoke", "quick", "full", "soak")
 
 # Seconds; mirrors PROFILES in loadtests/k6/lib/common.js (the scripts are the source of truth
@@ -55,48 +57,89 @@ STEADY_TOLERANCE = 0.05
 
 
 Probe = Callable[[httpx.Client], httpx.Response]
+JSON = {"Content-Type": "application/json"}
 
 
-def _item_body(sku: str) -> str:
-    return json.dumps(
-        {
-            "sku": sku,
-            "name": "probe",
-            "price": 12.34,
-            "stock": 1,
-            "description": "x" * 1024,
-            "categoryId": random.randint(1, 2000),
-        }
-    )
+@dataclass(frozen=True)
+class DialectPaths:
+    """The paths and bodies of one dialect for the probes; mirrors loadtests/k6/lib/dialects.js
+    (the scripts' table, the source of truth for the load)."""
+
+    item_by_id: str
+    """With {id}."""
+    items_by_category: str
+    """With {category}."""
+    category_items: str
+    """With {category}."""
+    category_is_link: bool
+    """The item's category is the URI /categories/{id} (HAL), not the id in categoryId; a PUT
+    then ignores it, and a replace moves the item with a second request (spec/hal.md, Writing)."""
 
 
-def _create_then(client: httpx.Client) -> int:
-    response = client.post(
-        "/items", content=_item_body(f"PROBE-{uuid.uuid4().hex[:16]}"), headers={"Content-Type": "application/json"}
-    )
+DIALECT_PATHS = {
+    "api": DialectPaths(
+        item_by_id="/items/{id}",
+        items_by_category="/items?categoryId={category}",
+        category_items="/categories/{category}/items",
+        category_is_link=False,
+    ),
+    "hal": DialectPaths(
+        item_by_id="/items/{id}?projection=inlineCategory",
+        items_by_category="/items/search/byCategory?categoryId={category}",
+        category_items="/items/search/byCategory?categoryId={category}",
+        category_is_link=True,
+    ),
+}
+
+
+def _item_body(sku: str, category: int, dialect: DialectPaths) -> str:
+    named = {"category": f"/categories/{category}"} if dialect.category_is_link else {"categoryId": category}
+    return json.dumps({"sku": sku, "name": "probe", "price": 12.34, "stock": 1, "description": "x" * 1024, **named})
+
+
+def _create_item(client: httpx.Client, dialect: DialectPaths) -> httpx.Response:
+    body = _item_body(f"PROBE-{uuid.uuid4().hex[:16]}", random.randint(1, 2000), dialect)
+    return client.post("/items", content=body, headers=JSON)
+
+
+def _created_id(response: httpx.Response, dialect: DialectPaths) -> int:
+    """Spring Data REST names the new row in Location; the API's create answers it."""
+    if dialect.category_is_link:
+        return int(response.headers["Location"].rstrip("/").rsplit("/", 1)[-1])
     return int(response.json()["id"])
 
 
-PROBES: dict[str, Probe] = {
-    "items_page": lambda c: c.get(f"/items?page={random.randint(0, 49)}"),
-    "items_by_category": lambda c: c.get(f"/items?categoryId={random.randint(1, 2000)}"),
-    "category_items": lambda c: c.get(f"/categories/{random.randint(1, 2000)}/items"),
-    "categories_page": lambda c: c.get(f"/categories?page={random.randint(0, 99)}"),
-    "item_by_id": lambda c: c.get(f"/items/{random.randint(1, 100_000)}"),
-    "category_by_id": lambda c: c.get(f"/categories/{random.randint(1, 2000)}"),
-    "item_create": lambda c: c.post(
-        "/items", content=_item_body(f"PROBE-{uuid.uuid4().hex[:16]}"), headers={"Content-Type": "application/json"}
-    ),
-    "item_replace": lambda c: (
-        lambda i: c.put(f"/items/{i}", content=_item_body(f"SKU-{i:06d}"), headers={"Content-Type": "application/json"})
-    )(random.randint(1, 100_000)),
-    "category_create": lambda c: c.post(
-        "/categories",
-        content=json.dumps({"code": f"P-{uuid.uuid4().hex[:20]}", "name": "probe"}),
-        headers={"Content-Type": "application/json"},
-    ),
-    "avatar": lambda c: c.get("/avatar"),
-}
+def _replace_item(client: httpx.Client, dialect: DialectPaths) -> httpx.Response:
+    """One replace operation: in HAL the PUT, then the move to the body's category."""
+    item_id, category = random.randint(1, 100_000), random.randint(1, 2000)
+    response = client.put(
+        f"/items/{item_id}", content=_item_body(f"SKU-{item_id:06d}", category, dialect), headers=JSON
+    )
+    if not dialect.category_is_link:
+        return response
+    return client.put(
+        f"/items/{item_id}/category", content=f"/categories/{category}", headers={"Content-Type": "text/uri-list"}
+    )
+
+
+def _probes(dialect: DialectPaths) -> dict[str, Probe]:
+    return {
+        "items_page": lambda c: c.get(f"/items?page={random.randint(0, 49)}"),
+        "items_by_category": lambda c: c.get(dialect.items_by_category.format(category=random.randint(1, 2000))),
+        "category_items": lambda c: c.get(dialect.category_items.format(category=random.randint(1, 2000))),
+        "categories_page": lambda c: c.get(f"/categories?page={random.randint(0, 99)}"),
+        "item_by_id": lambda c: c.get(dialect.item_by_id.format(id=random.randint(1, 100_000))),
+        "category_by_id": lambda c: c.get(f"/categories/{random.randint(1, 2000)}"),
+        "item_create": lambda c: _create_item(c, dialect),
+        "item_replace": lambda c: _replace_item(c, dialect),
+        "category_create": lambda c: c.post(
+            "/categories", content=json.dumps({"code": f"P-{uuid.uuid4().hex[:20]}", "name": "probe"}), headers=JSON
+        ),
+        "avatar": lambda c: c.get("/avatar"),
+    }
+
+
+PROBES = {name: _probes(paths) for name, paths in DIALECT_PATHS.items()}
 
 
 @dataclass(frozen=True)
@@ -177,13 +220,13 @@ SCENARIOS: dict[str, Scenario] = {
 }
 
 
-def prepare_probe(endpoint: str, client: httpx.Client) -> Callable[[], httpx.Response]:
-    """One request of `endpoint`, ready to send: what it needs (a row to delete) is made now,
-    outside the window in which its SQL statements are counted."""
+def prepare_probe(endpoint: str, client: httpx.Client, dialect: Dialect = "api") -> Callable[[], httpx.Response]:
+    """One operation of `endpoint` in `dialect`, ready to send: what it needs (a row to delete) is
+    made now, outside the window in which its SQL statements are counted."""
     if endpoint == "item_delete":
-        item_id = _create_then(client)
+        item_id = _created_id(_create_item(client, DIALECT_PATHS[dialect]), DIALECT_PATHS[dialect])
         return lambda: client.delete(f"/items/{item_id}")
-    return lambda: PROBES[endpoint](client)
+    return lambda: PROBES[dialect][endpoint](client)
 
 
 # What a run costs beyond its load on the 2-core machine (smoke runs of go-gin, 2026-11-24): k6's
@@ -221,11 +264,13 @@ def estimate_seconds(
     # The soak runs the first stage only (bench.measure.stack_run).
     stages = scenario.stages[:1] if profile == "soak" else scenario.stages
     if ceiling:
-        warmup, stage = closed_timing(profile, open_model)
-        if open_model:
-            stages = replication_stages(scenario, profile)
         per_run = PGBENCH_RUN_S if scenario.tool == "k6" else OHA_RUN_S
-        return JOB_S + warmup + per_run + len(stages) * (stage + per_run)
+        if not open_model:
+            warmup, stage = closed_timing(profile, open_model)
+            return JOB_S + warmup + per_run + len(stages) * (stage + per_run)
+        # The ladder alone (bench.measure.ceiling_run), without a steady state: neither pgbench's
+        # SQL nor nginx has a JIT to wait for.
+        return JOB_S + _ladder_steps(scenario, observed) * (_step_s(scenario, profile) + per_run)
     if not open_model:
         ramps = sum(1 for a, b in itertools.pairwise(stages) if a != b) + 1 if timing["ramp"] else 0
         return JOB_S + timing["warmup"] + per_run + ramps * timing["ramp"] + len(stages) * (timing["stage"] + per_run)
@@ -234,12 +279,21 @@ def estimate_seconds(
     steady = observed.steady_s if observed is not None and observed.steady_s is not None else None
     if steady is None:
         steady = DEFAULT_STEADY_WINDOWS * window
-    steps = observed.ladder_steps if observed is not None and observed.ladder_steps is not None else None
-    if steps is None:
-        steps = max(1, round(DEFAULT_LADDER_SHARE * len(scenario.rates)))
-    step = (open_timing.oha_step_s if scenario.tool == "oha" else open_timing.step_s) + per_run
+    step = _step_s(scenario, profile) + per_run
     replication = len(replication_stages(scenario, profile)) * (open_timing.replication_stage_s + per_run)
-    return JOB_S + min(steady, open_timing.cap_s + window) + steps * step + replication
+    return JOB_S + min(steady, open_timing.cap_s + window) + _ladder_steps(scenario, observed) * step + replication
+
+
+def _ladder_steps(scenario: Scenario, observed: Observed | None) -> int:
+    """As many as an earlier run climbed, else a share of the rates."""
+    if observed is not None and observed.ladder_steps is not None:
+        return observed.ladder_steps
+    return max(1, round(DEFAULT_LADDER_SHARE * len(scenario.rates)))
+
+
+def _step_s(scenario: Scenario, profile: str) -> int:
+    timing = OPEN_TIMING[profile]
+    return timing.oha_step_s if scenario.tool == "oha" else timing.step_s
 
 
 def replication_stages(scenario: Scenario, profile: str) -> tuple[int, ...]:

@@ -192,6 +192,33 @@ def run_lint() -> StackResult:
     return result
 
 
+def check_k8s(result: StackResult) -> None:
+    """deploy/k8s/ built and validated against the vendored schemas (bench.k8s), as a step of
+    the runner's row: like ruff and mypy, a static check that needs no stack."""
+    from bench import k8s, manifest, tools
+    from bench.compose_file import caps
+
+    try:
+        with console.status("deploy/k8s: kustomize and kubeconform") as status:
+            validators = k8s.Validators(
+                kustomize=tools.ensure(tools.KUSTOMIZE, on_progress=status.update),
+                kubeconform=tools.ensure(tools.KUBECONFORM, on_progress=status.update),
+            )
+            count, problems = k8s.check(validators, [s.name for s in manifest.discover()], caps(paths.ROOT))
+    except BenchError as error:
+        count, problems = 0, [str(error).splitlines()[0]]
+    ok = not problems
+    summary = f"{count} kustomizations valid" if ok else f"{len(problems)} problems"
+    result.steps["kubeconform"] = Step(ok, summary)
+    if ok:
+        result.passed += 1
+    else:
+        result.failed += 1
+    console.print(f"runner: deploy/k8s {summary}")
+    for problem in problems:
+        console.print(f"  {problem}", markup=False)
+
+
 def _last_line(log: Path) -> str:
     lines = [line for line in log.read_text(errors="replace").splitlines() if line.strip()]
     return lines[-1].strip() if lines else "failed"
@@ -233,10 +260,12 @@ def print_table(results: list[StackResult]) -> None:
         "shutdown",
         "fuzz",
         "benchmark",
+        "docker",
         "checks",
         "ruff",
         "ruff format",
         "mypy",
+        "kubeconform",
         "runner tests",
     ]
     used = [c for c in columns if any(c in r.steps for r in results)]
@@ -380,3 +409,30 @@ def run_fuzz(
     if not outcome.ok or verbose:
         console.print(outcome.render(), markup=False)
     return result
+
+
+def run_docker_path(selected: list[Stack]) -> list[StackResult]:
+    """`./bench docker` for `selected`, one result row per stack; when this machine cannot run it
+    (not root on Debian, no daemon), one failed-free row that says so, loudly."""
+    from bench.docker import session
+
+    reason = session.available()
+    if reason is not None:
+        console.print(f"[bold yellow]docker path: SKIPPED, ./bench docker {reason}[/]")
+        return [StackResult("docker path", {"docker": Step(True, f"skipped: {reason}")})]
+    with console.status("docker") as status:
+        try:
+            report = session.run(selected, on_progress=lambda text: status.update(f"[bold]docker[/]: {text}"))
+        except BenchError as error:
+            console.print(f"[red]{error}[/]")
+            return [StackResult("docker path", {"docker": Step(False, str(error).splitlines()[0])}, failed=1)]
+    session.print_table(report)
+    results = []
+    for outcome in report.outcomes:
+        summary = session.summary(outcome)
+        results.append(
+            StackResult(
+                f"{outcome.stack} (docker)", {"docker": Step(outcome.ok, summary)}, outcome.passed, outcome.failed
+            )
+        )
+    return results

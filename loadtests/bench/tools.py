@@ -1,4 +1,5 @@
-"""The load generators, built from their registries into the runner's own bin directory."""
+"""The load generators and the manifest validators, built from their registries into the
+runner's own bin directory."""
 
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ class Tool:
     version: str
     needs: str  # the toolchain command that builds it
     install_hint: str
+    package: str = ""  # the Go package `go install` builds; empty for oha (cargo)
 
     @property
     def path(self) -> Path:
@@ -41,12 +43,24 @@ class Tool:
                 "--root",
                 str(self.cached.parent.parent),
             ]
-        return ["go", "install", f"go.k6.io/k6@v{self.version}"]
+        return ["go", "install", f"{self.package}@v{self.version}"]
 
 
 OHA = Tool("oha", "1.16.0", "cargo", "install Rust (cargo) so that oha can be built")
-K6 = Tool("k6", "1.8.1", "go", "install Go so that k6 can be built")
+K6 = Tool("k6", "1.8.1", "go", "install Go so that k6 can be built", "go.k6.io/k6")
 TOOLS = (OHA, K6)
+# deploy/k8s/ is built with kustomize and checked with kubeconform (bench.k8s). kustomize
+# 5.8.3 needs Go 1.27; 5.8.2 is the newest that builds with Go 1.26.
+KUSTOMIZE = Tool(
+    "kustomize", "5.8.2", "go", "install Go so that kustomize can be built", "sigs.k8s.io/kustomize/kustomize/v5"
+)
+KUBECONFORM = Tool(
+    "kubeconform",
+    "0.8.0",
+    "go",
+    "install Go so that kubeconform can be built",
+    "github.com/yannh/kubeconform/cmd/kubeconform",
+)
 CACHE = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "bench-tools"
 
 

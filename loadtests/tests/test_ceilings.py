@@ -75,3 +75,69 @@ def test_the_delete_of_the_mixed_ceiling_removes_an_item_its_creates_made(pg_clu
         assert seeded == (100_000,)
     created, left = kept
     assert len(created) == 5 and left == created[3:]
+
+
+def test_a_fixed_rate_pgbench_skips_late_transactions_and_logs_each_one():
+    command = ceilings.pgbench_command(
+        Path("/pg/pgbench"),
+        "postgres://u@h/db",
+        "join-filter",
+        10,
+        12,
+        rate=630,
+        latency_limit_ms=100,
+        log_prefix=Path("/logs/tx"),
+    )
+    assert command.startswith(
+        "exec '/pg/pgbench' -n -M prepared -c 10 -j 1 -T 12 -R 630 -L 100 -l --log-prefix='/logs/tx' "
+    )
+
+
+def test_the_transaction_log_gives_each_latency_and_the_skipped(tmp_path):
+    # client transaction time(µs, from the scheduled start) script epoch µs lag(µs)
+    (tmp_path / "tx.4242").write_text(
+        "0 1 1500 1 1795502233 140624 72\n1 1 2500 0 1795502233 140654 594\nskipped-looking garbage\n"
+    )
+    (tmp_path / "tx.4242.1").write_text("2 1 skipped 1 1795502233 142274 961\n3 1 500 0 1795502233 142275 3\n")
+    (tmp_path / "other.4242").write_text("0 1 999999 1 1795502233 140624 72\n")
+    found = ceilings.read_transaction_logs(tmp_path / "tx")
+    assert sorted(found.latencies_ms) == [0.5, 1.5, 2.5]
+    assert found.skipped == 1
+
+
+def test_percentiles_are_latencies_some_transaction_had():
+    latency = ceilings.latency_of([float(ms) for ms in range(1, 1001)])
+    assert latency is not None
+    assert (latency.min, latency.p50, latency.p90, latency.p99, latency.p999, latency.max) == (
+        1,
+        500,
+        900,
+        990,
+        999,
+        1000,
+    )
+    assert latency.avg == 500.5
+    assert ceilings.latency_of([]) is None
+
+
+@pytest.mark.postgres
+def test_a_fixed_rate_run_logs_every_transaction_with_its_latency(pg_cluster, tmp_path):
+    pg_cluster.reset()
+    prefix = tmp_path / "transactions"
+    command = ceilings.pgbench_command(
+        pg_cluster.bindir / "pgbench",
+        pg_cluster.url(),
+        "join-filter",
+        2,
+        2,
+        rate=100,
+        latency_limit_ms=1000,
+        log_prefix=prefix,
+    )
+    log = tmp_path / "pgbench.log"
+    assert procs.run(command, cwd=tmp_path, env={"PATH": "/usr/bin:/bin"}, log=log, timeout_s=60) == 0
+    report = ceilings.parse_pgbench(log.read_text())
+    found = ceilings.read_transaction_logs(prefix)
+    assert report.transactions == len(found.latencies_ms) > 100
+    assert found.skipped == 0
+    assert all(0 < ms < 1000 for ms in found.latencies_ms)

@@ -149,3 +149,65 @@ def test_a_ceiling_is_limited_by_its_load_generator_only_when_that_did_most_of_t
     assert ceiling_limited_by_loadgen(_cpu(TWO_CORES, app=6.0, postgres=0.1, loadgen=9.0))
     assert ceiling_limited_by_loadgen(_cpu(FOUR_CORES, app=5.0, postgres=0.1, loadgen=19.0))
     assert not ceiling_limited_by_loadgen(_cpu(TWO_CORES, app=6.0, postgres=0.1, loadgen=5.0))
+
+
+class _Meter:
+    """A StageMeter that measured nothing around the step (no cgroups, no SQL count)."""
+
+    def stage(self, figures):
+        from bench.records import Stage
+
+        return Stage(
+            vus=figures.vus,
+            requests=figures.requests,
+            rps=figures.rps,
+            duration_s=figures.duration_s,
+            latency_ms=figures.latency_ms,
+            errors={},
+            error_count=0,
+            error_rate=0.0,
+            bytes_received=None,
+            memory_samples=[],
+            memory_growth=None,
+            sql_statements=0,
+            sql_per_request=None,
+            mean_response_bytes=None,
+            app_cpu_s=None,
+            cpu_ms_per_request=None,
+            app_peak_memory_bytes=None,
+            loadgen_cpu_share=None,
+            client_bound=None,
+            oom=False,
+            oom_kills=0,
+        )
+
+
+def _pgbench_step(processed: int, skipped: int, p99: float = 20.0) -> LadderStep:
+    from bench.loadgen import LoadFigures
+    from bench.measure.ladder import make_step
+    from bench.records import Latency
+
+    figures = LoadFigures(
+        vus=10,
+        requests=processed,
+        rps=processed / 5,
+        duration_s=5,
+        errors={},
+        error_count=0,
+        bytes_received=None,
+        latency_ms=Latency(avg=5.0, p50=4.0, p95=10.0, p99=p99, max=40.0),
+        offered_rps=630.0,
+        dropped_iterations=skipped,
+        arrivals=processed + skipped,
+    )
+    return make_step(figures, _Meter(), objective_ms=100.0)
+
+
+def test_a_pgbench_step_is_judged_against_the_poisson_arrivals_it_drew():
+    # 630/s for 5 s is 3,150 arrivals on average; pgbench drew 3,040 and served them all in time.
+    step = _pgbench_step(3040, 0)
+    assert step.held and step.arrivals == 3040 and step.delivered_rps == 608.0
+    # Arrivals skipped as already late count as dropped, and more than 1% stop the ladder.
+    assert _pgbench_step(3000, 40).stop_reasons == ["dropped"]
+    # Falling behind shows in the latency, counted from each arrival's scheduled start.
+    assert _pgbench_step(3040, 0, p99=450.0).stop_reasons == ["p99"]

@@ -364,3 +364,48 @@ def test_efficiency_is_empty_against_a_ceiling_bound_by_its_load_generator(tmp_p
     assert "none: the ceiling was bound by its load generator" in fast
     limit = next(line for line in text.splitlines() if line.startswith("| ceiling-http | 10 |"))
     assert "bound: postgres+loadgen" in limit
+
+
+def _ceiling_ladder(held_rates, failed_rate, *, bound):
+    r = laddered("ceiling-db", 1, held_rates, None)
+    r["kind"] = "ceiling"
+    if failed_rate is not None:
+        step = ladder_step(failed_rate, held=False, p99=300.0, reasons=["p99"])
+        step["cpu"] = cpu(0.0, bound=bound, shared=0.95)
+        r["ladder"]["steps"].append(step)
+    return r
+
+
+def _ladder_rows(tmp_path, records):
+    raw = tmp_path / "raw"
+    write(raw, records)
+    text = report.render(raw, tmp_path / "results.md", tmp_path / "charts").read_text()
+    table = text[text.index("### join-filter: fixed-rate ladder") : text.index("### join-filter: closed-model")]
+    rows = [line for line in table.splitlines() if line.startswith("| ") and "---" not in line][1:]
+    return table, {line.split("|")[1].strip(): line.split("|")[3].strip() for line in rows}
+
+
+def test_a_ceiling_run_through_the_ladder_comes_first_and_gives_each_stack_its_efficiency(tmp_path):
+    # The database bound the ceiling (PostgreSQL did most of the shared CPU's work).
+    ceiling = _ceiling_ladder([250.0, 400.0, 630.0], 1000.0, bound=["postgres+loadgen"])
+    ceiling["ladder"]["steps"][-1]["cpu"]["postgres_cpu_s"] = 8.0
+    stacks = [laddered("fast", 1, [250.0, 400.0, 630.0], 1000.0), laddered("slow", 1, [250.0], 400.0)]
+    table, efficiency = _ladder_rows(tmp_path, [ceiling, *stacks])
+    assert list(efficiency) == ["ceiling-db", "fast", "slow"]
+    assert efficiency == {"ceiling-db": "the ceiling", "fast": "100%", "slow": "40%"}
+    assert "efficiency is a stack's capacity divided by the ceiling's" in table
+    # The common rate is every stack's, the ceiling's aside.
+    assert "at 250 req/s" in table
+
+
+def test_no_efficiency_against_a_ceiling_ladder_its_load_generator_stopped(tmp_path):
+    ceiling = _ceiling_ladder([250.0, 400.0], 630.0, bound=["postgres+loadgen"])
+    ceiling["ladder"]["steps"][-1]["cpu"]["loadgen_cpu_s"] = 9.0
+    _, efficiency = _ladder_rows(tmp_path, [ceiling, laddered("fast", 1, [250.0, 400.0], 630.0)])
+    assert efficiency["fast"] == "none: the ceiling was bound by its load generator"
+
+
+def test_against_a_ceiling_that_held_every_rate_efficiency_is_an_upper_bound(tmp_path):
+    ceiling = _ceiling_ladder([250.0, 400.0, 630.0, 1000.0], None, bound=[])
+    _, efficiency = _ladder_rows(tmp_path, [ceiling, laddered("fast", 1, [250.0, 400.0], 630.0)])
+    assert efficiency["fast"] == "≤ 40%"

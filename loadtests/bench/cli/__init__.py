@@ -6,6 +6,7 @@ db          ./bench db start|stop|reset|status
 stacks      ./bench build, ./bench serve
 checks      ./bench test, ./bench fuzz
 benchmark   ./bench run, ./bench report
+docker      ./bench docker
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ import click
 from bench import procs
 
 # Each module adds its commands to the group.
-from bench.cli import benchmark, checks, db, setup, stacks  # noqa: F401
+from bench.cli import benchmark, checks, db, docker, setup, stacks  # noqa: F401
 from bench.cli.group import cli
 from bench.console import err
 from bench.errors import BenchError

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
 import time
@@ -74,6 +75,16 @@ if TYPE_CHECKING:
     help="Write raw results and the report here instead of results/ (for experiments that "
     "are not to be published, such as comparing a stack's settings).",
 )
+@click.option(
+    "--target",
+    "target_url",
+    metavar="URL",
+    help="Measure a stack already running elsewhere (e.g. on Kubernetes, docs/kubernetes.md) at "
+    "URL: nothing is built or started and its database is not reset; the load generator runs "
+    "here on every CPU (or --loadgen-cpus). IMPL, if given, names it (its manifest's details "
+    "and dialect); else it is recorded as 'target'. CPU, memory and SQL counts are recorded "
+    "as not measured. Results go to .bench/results/target/ unless --output.",
+)
 def run(
     impls: tuple[str, ...],
     scenario_names: tuple[str, ...],
@@ -87,6 +98,7 @@ def run(
     yes: bool,
     ceilings: bool,
     output: Path | None,
+    target_url: str | None,
 ) -> None:
     """Benchmark stacks (all by default) and write the raw results and results.md.
 
@@ -101,13 +113,20 @@ def run(
     lost. The estimate printed first follows earlier runs of the same stacks. Raw JSON goes to
     results/raw/PROFILE/ (smoke runs to .bench/results/, never published) and results.md is
     rendered from it.
+
+    With --target URL the stack runs elsewhere (docs/kubernetes.md): the same steady state
+    (settled by p50 latency), ladder and stages from this machine's load generator, and the
+    figures only the stack's machine could give (CPU, memory, SQL counts, lost writes)
+    recorded as not measured.
     """
     from pydantic import TypeAdapter
 
     from bench import manifest, measure, postgres, report, scenarios
     from bench.records import CpuList, CpuSplit
 
-    selected = manifest.select(impls)
+    if target_url is not None:
+        _check_target_options(impls, profile, mem_ladder, fault, app_cpus, db_cpus)
+    selected = manifest.select(impls) if target_url is None or impls else []
     unknown = [s for s in scenario_names if s not in scenarios.SCENARIOS]
     if unknown:
         raise BenchError(f"unknown scenario {', '.join(unknown)}: choose from {', '.join(scenarios.SCENARIOS)}")
@@ -117,6 +136,9 @@ def run(
         scenario_names = scenario_names or measure.LADDER_SCENARIOS
     chosen = [scenarios.SCENARIOS[s] for s in (scenario_names or scenarios.SCENARIOS)]
     default = measure.default_split(os.cpu_count() or 1)
+    if target_url is not None:
+        # Only the load generator runs here: it gets the whole machine.
+        default = CpuSplit(app="0", postgres="0", loadgen=f"0-{(os.cpu_count() or 1) - 1}")
     cpus = {
         "app": app_cpus or default.app,
         "db": db_cpus or default.postgres,
@@ -129,6 +151,8 @@ def run(
         except ValueError:  # pydantic's ValidationError too
             raise BenchError(f"--{role}-cpus {value!r} is not a CPU list like 0 or 2-3") from None
     split = CpuSplit(app=cpus["app"], postgres=cpus["db"], loadgen=cpus["loadgen"])
+    if target_url is not None and output is None:
+        output = paths.HOME / "results" / "target"
     where_to = paths.result_paths(profile, output)
     plan = measure.Plan(
         selected,
@@ -138,20 +162,34 @@ def run(
         split,
         where_to.output,
         fault=fault,
-        ceilings=ceilings and not (mem_ladder or fault or profile == "soak"),
+        ceilings=ceilings and not (mem_ladder or fault or profile == "soak") and target_url is None,
     )
     plan.observed = measure.observed_runs(where_to.output / "raw" / profile)
     estimate = plan.estimate_seconds() * (len(measure.MEM_LADDER_MIB) if mem_ladder else 1)
+    if target_url is not None:
+        # One stack, whether named or not (an unnamed target has no manifest in plan.stacks).
+        estimate = repeat * sum(scenarios.estimate_seconds(s, profile, open_model=plan.open_model) for s in chosen)
     console.print(
-        f"{len(selected)} stack(s) × {len(chosen)} scenario(s) × {repeat} run(s), profile {profile}: "
+        f"{max(len(selected), 1 if target_url else 0)} stack(s) × {len(chosen)} scenario(s) × {repeat} run(s), "
+        f"profile {profile}: "
         f"about {estimate / 60:.0f} min"
         + (f" (following {len(plan.observed)} earlier run(s))" if plan.observed else "")
     )
     if estimate > 3600 and not yes and sys.stdin.isatty():
         click.confirm("That is over an hour. Go on?", abort=True)
-    with Lock(), postgres.session() as cluster:
+    with contextlib.ExitStack() as held:
+        # A --target run uses neither the local cluster nor cgroups, and its logs are named apart:
+        # it may run beside `./bench serve` (the usual way to try it) without the state's lock.
+        cluster = None
+        if target_url is None:
+            held.enter_context(Lock())
+            cluster = held.enter_context(postgres.session())
         started = time.monotonic()
-        results = (measure.execute_ladder if mem_ladder else measure.execute)(plan, cluster)
+        if cluster is None:
+            info = measure.stack_info(selected[0]) if selected else measure.unnamed_target(target_url or "")
+            results = measure.execute_target(plan, (target_url or "").rstrip("/"), info)
+        else:
+            results = (measure.execute_ladder if mem_ladder else measure.execute)(plan, cluster)
         # results.md is the quick (or full) profile's; ladder, soak and fault runs add sections to it.
         main_profile = profile if profile in ("smoke", "quick", "full") else "quick"
         raw = where_to.output / "raw" / main_profile
@@ -169,6 +207,24 @@ def run(
             console.print(f"  [red]{problem}[/]")
         if verdict.problems:
             sys.exit(1)
+
+
+def _check_target_options(
+    impls: tuple[str, ...],
+    profile: str,
+    mem_ladder: bool,
+    fault: str | None,
+    app_cpus: str | None,
+    db_cpus: str | None,
+) -> None:
+    """What --target cannot do: it reaches the stack over HTTP only."""
+    if len(impls) > 1:
+        raise BenchError("--target measures one stack: name it with at most one IMPL")
+    if mem_ladder or fault or profile == "soak":
+        what = "--mem-ladder" if mem_ladder else "--fault" if fault else "--profile soak"
+        raise BenchError(f"{what} needs the stack's memory or its database here; --target reaches it over HTTP only")
+    if app_cpus or db_cpus:
+        raise BenchError("--app-cpus and --db-cpus place processes of this machine; with --target they run elsewhere")
 
 
 @cli.command("report")

@@ -20,29 +20,42 @@ from bench.lock import Lock
     default=True,
     help="Skip the smoke benchmark of go-gin (every scenario, a few seconds each).",
 )
-def test(impls: tuple[str, ...], smoke: bool) -> None:
+@click.option(
+    "--no-docker",
+    "docker",
+    flag_value=False,
+    default=True,
+    help="Skip `./bench docker` (every stack built and run with Docker Compose).",
+)
+def test(impls: tuple[str, ...], smoke: bool, docker: bool) -> None:
     """Build and test stacks (all by default), then the runner itself.
 
     For each stack: build it, run its own tests against a freshly reset database, then start
     it and run the conformance suite of spec/ against it on another fresh database, including
     the resilience cases that stop and restart PostgreSQL, check that SIGTERM ends it
     cleanly, and fuzz it briefly with schemathesis (`./bench fuzz` goes further). Then
-    `./bench run go-gin --profile smoke` with its raw JSON checked against the schema, the
+    `./bench run go-gin --profile smoke` with its raw JSON checked against the schema,
+    `./bench docker` for the same stacks (after every measurement, so that no daemon is busy
+    during one; skipped loudly where it cannot run: not root on Debian and no daemon), the
     checks of compose.yaml and of the stacks' Dockerfiles, and the runner's own
-    tests; ruff and mypy check the runner's code first. Prints a pass/fail table; exits 1 on
-    any failure. Logs are in .bench/logs/.
+    tests; ruff and mypy check the runner's code first, and kustomize with kubeconform the
+    manifests of deploy/k8s/. Prints a pass/fail table; exits 1 on any failure. Logs are in
+    .bench/logs/.
     """
     from bench import manifest, postgres, testing
 
     selected = manifest.select(impls)
     with Lock():
         runner = testing.run_lint()
+        testing.check_k8s(runner)
         with postgres.session() as cluster:
             results = [testing.run_stack(stack, cluster) for stack in selected]
             names = [s.name for s in selected]
             if smoke and testing.SMOKE_STACK in names and all(r.ok for r in results if r.stack == testing.SMOKE_STACK):
                 smoke_stack = selected[names.index(testing.SMOKE_STACK)]
                 results.append(testing.run_smoke(smoke_stack, cluster))
+            if docker:
+                results += testing.run_docker_path(selected)
             results.append(testing.run_docker_checks(names if impls else None))
             results.append(testing.run_runner_tests(runner))
             testing.print_table(results)

@@ -19,4 +19,5 @@ def cli() -> None:
     Start here:
       ./bench test            build and test every stack (what CI runs)
       ./bench serve go-gin    one stack on a freshly seeded database, until Ctrl-C
+      ./bench docker go-gin   the same stack built and run with Docker Compose
     """

@@ -11,12 +11,15 @@ k6, oha, pgbench   the stage runners of each load generator; load runs one to co
 probes        what is measured around a stage: app CPU and memory, SQL statement counts
 roles         the cgroups (or taskset pinning) of the app, PostgreSQL and the load generator
 faults        faults injected during a stage (PostgreSQL restarted)
+target_run    a stack that runs elsewhere (--target): the load from here, the rest not measured
 display       the live status line
 verdict       what a run must not have
 """
 
 from bench.measure.orchestrate import execute, execute_ladder
 from bench.measure.plan import LADDER_SCENARIOS, MEM_LADDER_MIB, Plan, cpu_count, default_split, observed_runs
+from bench.measure.stack_run import stack_info
+from bench.measure.target_run import execute_target, unnamed_target
 from bench.measure.verdict import Verdict, verdict
 
 __all__ = [
@@ -28,6 +31,9 @@ __all__ = [
     "default_split",
     "execute",
     "execute_ladder",
+    "execute_target",
     "observed_runs",
+    "stack_info",
+    "unnamed_target",
     "verdict",
 ]

@@ -1,5 +1,7 @@
-"""The ceilings of one scenario, measured like a stack: same stages, same CPU sets
-(bench.ceilings says what they are)."""
+"""The ceilings of one scenario, measured like a stack on the same CPU sets (bench.ceilings says
+what they are): the same fixed-rate ladder, or without the open model the same closed stages. The
+ladder makes the closed stages redundant for a ceiling: its capacity is what the stacks' are
+compared with, so an open-model run spends no time on them."""
 
 from __future__ import annotations
 
@@ -8,10 +10,11 @@ from datetime import UTC, datetime
 
 from bench import ceilings, procs, stacks
 from bench.measure.context import Context
-from bench.measure.oha import avatar_stages
-from bench.measure.pgbench import database_ceiling_stages
+from bench.measure.ladder import run_ladder
+from bench.measure.oha import avatar_stages, fixed_rate_step
+from bench.measure.pgbench import database_ceiling_ladder, database_ceiling_stages
 from bench.measure.probes import Statements
-from bench.records import RawResult, StackInfo
+from bench.records import Ladder, RawResult, StackInfo, Stage
 from bench.scenarios import Scenario
 
 CEILING_DB = StackInfo(
@@ -43,26 +46,37 @@ def ceiling_of(scenario: Scenario) -> StackInfo:
 
 def run_ceiling(ctx: Context, scenario: Scenario, run_number: int) -> RawResult:
     label = f"ceiling · {scenario.name} · run {run_number}/{ctx.plan.repeat}"
-    ctx.cluster.reset()
-    statements = Statements(ctx.cluster)
+    ctx.database().reset()
+    statements = Statements(ctx.database())
     started_at = datetime.now(UTC).replace(microsecond=0)
     idle_memory = None
     nginx = None
+    ladder: Ladder | None = None
+    stages: list[Stage] = []
     try:
         if scenario.tool == "k6":
-            stages = database_ceiling_stages(ctx, scenario, label=label, statements=statements)
+            if ctx.plan.open_model:
+                ladder = database_ceiling_ladder(ctx, scenario, label=label, statements=statements)
+            else:
+                stages = database_ceiling_stages(ctx, scenario, label=label, statements=statements)
         else:
             ctx.roles.fresh_app()
             nginx, base_url = ceilings.start_nginx(functools.partial(ctx.roles.wrap, "app"), stacks.free_port())
             idle_memory = ctx.roles.app.memory_bytes() if ctx.roles.app is not None else None
-            stages = avatar_stages(
-                ctx,
-                scenario,
-                url=base_url + "/avatar",
-                name=f"ceiling-{scenario.name}",
-                label=label,
-                statements=statements,
-            )
+            if ctx.plan.open_model:
+                run_step = fixed_rate_step(
+                    ctx, scenario, url=base_url + "/avatar", name=f"ceiling-{scenario.name}", label=label
+                )
+                ladder = run_ladder(ctx, scenario, run_step, label=label, statements=statements)
+            else:
+                stages = avatar_stages(
+                    ctx,
+                    scenario,
+                    url=base_url + "/avatar",
+                    name=f"ceiling-{scenario.name}",
+                    label=label,
+                    statements=statements,
+                )
     finally:
         statements.close()
         if nginx is not None:
@@ -81,5 +95,6 @@ def run_ceiling(ctx: Context, scenario: Scenario, run_number: int) -> RawResult:
             "stages": stages,
             "lost_writes": None,
             "sql_per_request_by_endpoint": {},
+            **({"ladder": ladder} if ladder is not None else {}),
         }
     )

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from bench import paths
+from bench.errors import BenchError
 from bench.measure.display import Display
 from bench.measure.plan import Plan
 from bench.measure.roles import Roles
@@ -17,11 +18,17 @@ from bench.records import RunHeader
 @dataclass
 class Context:
     plan: Plan
-    cluster: Cluster
+    cluster: Cluster | None  # None: a --target run, whose database is elsewhere
     roles: Roles
     display: Display
     tools: dict[str, Path]  # "k6", "oha": the load generators this plan needs
     header: RunHeader
+
+    def database(self) -> Cluster:
+        """The local cluster, for the jobs that reset or read it (none of a --target run's)."""
+        if self.cluster is None:
+            raise BenchError("this run has no local database: its stack runs elsewhere (--target)")
+        return self.cluster
 
 
 def logs() -> Path:

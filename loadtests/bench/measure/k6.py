@@ -11,6 +11,7 @@ from bench.errors import BenchError
 from bench.loadgen import K6Summary, LoadFigures
 from bench.measure.context import Context, logs
 from bench.measure.load import run_load
+from bench.records import Dialect
 from bench.scenarios import TIMING, Scenario
 
 # k6's exit code when a threshold failed; the scripts' thresholds always pass, so it means nothing here.
@@ -25,9 +26,14 @@ def arrival_vus(rate: float, objective_ms: float) -> int:
 
 
 class K6Stages:
-    def __init__(self, ctx: Context, scenario: Scenario, *, name: str, label: str, base_url: str) -> None:
+    def __init__(
+        self, ctx: Context, scenario: Scenario, *, name: str, label: str, base_url: str, dialect: Dialect = "api"
+    ) -> None:
+        """`dialect`: the stack's (manifest `dialect`), the paths and bodies the scripts send
+        (loadtests/k6/lib/dialects.js)."""
         self.ctx, self.scenario = ctx, scenario
         self.name, self.label, self.base_url = name, label, base_url
+        self.dialect = dialect
         self.write_log = writes.WriteLog()
         self.writes_counted: list[loadgen.K6Writes] = []
 
@@ -76,7 +82,7 @@ class K6Stages:
                 stage="rate" if env and "RATE" in env else stage,
                 summary=summary,
                 writes_log=written,
-                env=env,
+                env={"DIALECT": self.dialect, **(env or {})},
             ),
         )
         timing = TIMING[self.ctx.plan.profile]

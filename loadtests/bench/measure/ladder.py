@@ -64,8 +64,10 @@ def make_step(figures: LoadFigures, meter: StageMeter, *, objective_ms: float, a
     offered = figures.offered_rps or 0.0
     duration = figures.duration_s or 0.0
     delivered = figures.requests / duration if duration else 0.0
+    # pgbench draws Poisson arrivals: judged against those it drew, not against their mean.
+    drawn = figures.arrivals / duration if figures.arrivals is not None and duration else offered
     reasons = stop_reasons(
-        offered_rps=offered,
+        offered_rps=drawn,
         duration_s=duration,
         delivered_rps=delivered,
         dropped=figures.dropped_iterations or 0,
@@ -85,6 +87,7 @@ def make_step(figures: LoadFigures, meter: StageMeter, *, objective_ms: float, a
         errors=figures.errors,
         error_count=figures.error_count,
         dropped_iterations=figures.dropped_iterations or 0,
+        arrivals=figures.arrivals,
         endpoints=figures.endpoints,
         sql_per_request=stage.sql_per_request,
         mean_response_bytes=stage.mean_response_bytes,
@@ -103,7 +106,7 @@ def run_ladder(
     run_step: RunStep,
     *,
     label: str,
-    statements: Statements,
+    statements: Statements | None,
     alive: Callable[[], bool] = lambda: True,
 ) -> Ladder:
     """Every rate of the scenario until the first step not held (that step is recorded too)."""

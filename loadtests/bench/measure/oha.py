@@ -10,6 +10,7 @@ from bench import loadgen
 from bench.errors import BenchError
 from bench.loadgen import LoadFigures
 from bench.measure.context import Context, logs
+from bench.measure.ladder import RunStep
 from bench.measure.load import run_load
 from bench.measure.probes import StageMeter, Statements
 from bench.records import Stage
@@ -56,6 +57,18 @@ def oha_run(
     return figures
 
 
+def fixed_rate_step(ctx: Context, scenario: Scenario, *, url: str, name: str, label: str) -> RunStep:
+    """A ladder step against `url`: oha at the step's rate, with connections for it (rate_connections)."""
+
+    def run_step(rate: float, seconds: int, tag: str) -> LoadFigures:
+        connections = rate_connections(rate, scenario.objective_ms)
+        return oha_run(
+            ctx, url=url, connections=connections, seconds=seconds, name=f"{name}-{tag}", label=label, rate=rate
+        )
+
+    return run_step
+
+
 def avatar_stages(
     ctx: Context,
     scenario: Scenario,
@@ -63,7 +76,7 @@ def avatar_stages(
     url: str,
     name: str,
     label: str,
-    statements: Statements,
+    statements: Statements | None,
     warm: bool = False,
 ) -> list[Stage]:
     """The avatar's closed-model stage against `url` (the original study's 10 connections, by

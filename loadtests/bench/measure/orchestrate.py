@@ -22,16 +22,22 @@ from bench.records import SCHEMA_VERSION, Cap, Caps, RawResult, RunHeader
 from bench.scenarios import Scenario
 
 
-def prepare(plan: Plan) -> tuple[dict[str, Path], Caps]:
-    """The load generators, the stacks' builds, and the caps of compose.yaml."""
-    from bench.docker_checks import caps as compose_caps
-
+def load_generators(plan: Plan) -> dict[str, Path]:
+    """The load generators the plan's scenarios need, installed if missing."""
     needed = {s.tool for s in plan.scenarios}
     tool_paths = {}
     for tool in tools.TOOLS:
         if tool.name in needed:
             with console.status(f"{tool.name} {tool.version}") as status:
                 tool_paths[tool.name] = tools.ensure(tool, on_progress=status.update)
+    return tool_paths
+
+
+def prepare(plan: Plan) -> tuple[dict[str, Path], Caps]:
+    """The load generators, the stacks' builds, and the caps of compose.yaml."""
+    from bench.docker_checks import caps as compose_caps
+
+    tool_paths = load_generators(plan)
     for stack in plan.stacks:
         with console.status(f"building {stack.name}"):
             stacks.build(stack)
@@ -105,7 +111,7 @@ def _job(ctx: Context, stack: Stack | None, scenario: Scenario, run_number: int)
         return run_stack(ctx, stack, scenario, run_number)
     except BenchError as error:
         info = ceiling_of(scenario) if stack is None else stack_info(stack)
-        console.print(f"[red]{info.name} · {scenario.name}: {error}[/]")
+        console.print(f"[red]{info.label} · {scenario.name}: {error}[/]")
         return RawResult.model_validate(
             {
                 **ctx.header.model_dump(exclude_unset=True),

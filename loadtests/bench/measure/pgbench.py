@@ -1,5 +1,6 @@
-"""The pgbench stages of the database ceiling: each scenario's SQL replayed (bench.ceilings)
-through as many connections as a stack's pool, measured like a stack's stages."""
+"""The database ceiling: each scenario's SQL replayed by pgbench (bench.ceilings) through as many
+connections as a stack's pool, measured like a stack: the fixed-rate ladder at the scenario's
+rates (pgbench -R, latency from each transaction's scheduled start) and the closed-model stages."""
 
 from __future__ import annotations
 
@@ -7,9 +8,10 @@ from bench import ceilings, stacks
 from bench.errors import BenchError
 from bench.loadgen import LoadFigures
 from bench.measure.context import Context, logs
+from bench.measure.ladder import run_ladder
 from bench.measure.load import run_load
 from bench.measure.probes import StageMeter, Statements
-from bench.records import Latency, Stage
+from bench.records import Ladder, Latency, Stage
 from bench.scenarios import Scenario, closed_timing, replication_stages
 
 
@@ -17,9 +19,9 @@ def pgbench_run(
     ctx: Context, scenario: Scenario, *, name: str, vus: int, clients: int, seconds: int, label: str
 ) -> LoadFigures:
     log = logs() / f"ceiling-{scenario.name}-{name}.log"
-    pgbench = ctx.cluster.bindir / "pgbench"
+    pgbench = ctx.database().bindir / "pgbench"
     command = ctx.roles.wrap(
-        "loadgen", ceilings.pgbench_command(pgbench, ctx.cluster.url(), scenario.name, clients, seconds)
+        "loadgen", ceilings.pgbench_command(pgbench, ctx.database().url(), scenario.name, clients, seconds)
     )
     code = run_load(command, log, ctx.display, seconds + 120)
     if code != 0:
@@ -61,3 +63,61 @@ def database_ceiling_stages(ctx: Context, scenario: Scenario, *, label: str, sta
         stage.app_peak_memory_bytes = None
         stages.append(stage)
     return stages
+
+
+def pgbench_rate_run(
+    ctx: Context, scenario: Scenario, *, rate: float, seconds: int, tag: str, label: str
+) -> LoadFigures:
+    """One ladder step: the mix at `rate` transactions/s, those already later than the scenario's
+    objective when their turn comes skipped (counted as dropped), every latency logged."""
+    clients = int(stacks.DEFAULT_POOL_SIZE)
+    log = logs() / f"ceiling-{scenario.name}-{tag}.log"
+    prefix = logs() / f"ceiling-{scenario.name}-{tag}-transactions"
+    for stale in prefix.parent.glob(prefix.name + ".*"):
+        stale.unlink()
+    command = ctx.roles.wrap(
+        "loadgen",
+        ceilings.pgbench_command(
+            ctx.database().bindir / "pgbench",
+            ctx.database().url(),
+            scenario.name,
+            clients,
+            seconds,
+            rate=rate,
+            latency_limit_ms=scenario.objective_ms,
+            log_prefix=prefix,
+        ),
+    )
+    code = run_load(command, log, ctx.display, seconds + 120)
+    if code != 0:
+        raise BenchError(f"pgbench failed (exit {code}) on {label} at {rate:g}/s; log {log}")
+    report = ceilings.parse_pgbench(log.read_text())
+    transactions = ceilings.read_transaction_logs(prefix)
+    for written in prefix.parent.glob(prefix.name + ".*"):
+        written.unlink()
+    return LoadFigures(
+        vus=clients,
+        db_clients=clients,
+        requests=len(transactions.latencies_ms),
+        rps=report.tps,
+        duration_s=seconds,
+        latency_ms=ceilings.latency_of(transactions.latencies_ms),
+        errors={"other": report.failed} if report.failed else {},
+        error_count=report.failed,
+        bytes_received=None,
+        offered_rps=rate,
+        dropped_iterations=transactions.skipped,
+        arrivals=len(transactions.latencies_ms) + transactions.skipped,
+    )
+
+
+def database_ceiling_ladder(ctx: Context, scenario: Scenario, *, label: str, statements: Statements) -> Ladder:
+    def run_step(rate: float, seconds: int, tag: str) -> LoadFigures:
+        return pgbench_rate_run(ctx, scenario, rate=rate, seconds=seconds, tag=tag, label=label)
+
+    ladder = run_ladder(ctx, scenario, run_step, label=label, statements=statements)
+    for step in ladder.steps:
+        # The app's cgroup is idle during pgbench: its figures would read as zero cost.
+        step.cpu_ms_per_request = None
+        step.app_peak_memory_bytes = None
+    return ladder

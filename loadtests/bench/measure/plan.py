@@ -62,11 +62,19 @@ class Plan:
         total = 0.0
         for scenario in self.scenarios:
             if self.ceilings:
-                total += estimate_seconds(scenario, self.profile, open_model=self.open_model, ceiling=True)
+                ceiling = known.get((ceiling_name(scenario), scenario.name))
+                total += estimate_seconds(
+                    scenario, self.profile, open_model=self.open_model, ceiling=True, observed=ceiling
+                )
             for stack in self.stacks:
                 seen = known.get((getattr(stack, "name", ""), scenario.name))
                 total += estimate_seconds(scenario, self.profile, open_model=self.open_model, observed=seen)
         return self.repeat * total
+
+
+def ceiling_name(scenario: Scenario) -> str:
+    """The name the ceiling of `scenario` is recorded under (bench.measure.ceiling_run)."""
+    return "ceiling-db" if scenario.tool == "k6" else "ceiling-http"
 
 
 def observed_runs(raw_dir: Path) -> dict[tuple[str, str], Observed]:

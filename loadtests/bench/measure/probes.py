@@ -17,7 +17,7 @@ from bench.loadgen import LoadFigures
 from bench.measure.bounds import CpuTimes, client_bound, role_cpu
 from bench.measure.roles import Roles
 from bench.postgres import Cluster
-from bench.records import MemoryGrowth, RoleCpu, Stage
+from bench.records import Dialect, MemoryGrowth, RoleCpu, Stage
 from bench.scenarios import prepare_probe
 
 PROBE_REQUESTS = 20
@@ -50,12 +50,15 @@ class Statements:
         self.conn.close()
 
 
-def sql_per_endpoint(base_url: str, endpoints: tuple[str, ...], statements: Statements) -> Iterator[tuple[str, float]]:
-    """SQL statements per request of each endpoint in turn: PROBE_REQUESTS requests sent one at
-    a time. A generator, so that the endpoints counted before a failure are kept."""
+def sql_per_endpoint(
+    base_url: str, endpoints: tuple[str, ...], statements: Statements, dialect: Dialect = "api"
+) -> Iterator[tuple[str, float]]:
+    """SQL statements per request (per operation, in a dialect that needs two requests for one) of
+    each endpoint in turn: PROBE_REQUESTS sent one at a time, in the stack's `dialect`. A
+    generator, so that the endpoints counted before a failure are kept."""
     with httpx.Client(base_url=base_url, timeout=30) as client:
         for endpoint in endpoints:
-            requests = [prepare_probe(endpoint, client) for _ in range(PROBE_REQUESTS)]
+            requests = [prepare_probe(endpoint, client, dialect) for _ in range(PROBE_REQUESTS)]
             before = statements.total()
             for send in requests:
                 send()
@@ -145,11 +148,13 @@ class StageMeter:
     stage = meter.stage(figures)
     """
 
-    def __init__(self, roles: Roles, statements: Statements) -> None:
+    def __init__(self, roles: Roles, statements: Statements | None) -> None:
+        """`statements` None: the database is out of reach (--target), its counts stay unknown."""
         self.roles, self.statements = roles, statements
         self.before: AppReading | None = None
         self.after: AppReading | None = None
-        self.sql_before = self.sql = 0
+        self.sql_before = 0
+        self.sql: int | None = None
         self.started = self.wall = 0.0
         self.sampler: MemorySampler | None = None
         self.samples: list[tuple[float, int]] = []
@@ -159,7 +164,7 @@ class StageMeter:
         if app is not None and loadgen is not None:
             app.reset_peak()
             self.before = AppReading.take(app, loadgen, self.roles.postgres)
-        self.sql_before = self.statements.total()
+        self.sql_before = self.statements.total() if self.statements is not None else 0
         self.started = time.monotonic()
         self.sampler = MemorySampler(app, self.started) if app is not None else None
         return self
@@ -171,7 +176,8 @@ class StageMeter:
         self.wall = time.monotonic() - self.started
         if error is not None:
             return
-        self.sql = self.statements.total() - self.sql_before
+        if self.statements is not None:
+            self.sql = self.statements.total() - self.sql_before
         app, loadgen = self.roles.app, self.roles.loadgen
         if app is not None and loadgen is not None:
             self.after = AppReading.take(app, loadgen, self.roles.postgres)
@@ -185,12 +191,13 @@ class StageMeter:
         return Stage.model_validate(
             {
                 **figures.model_dump(
-                    exclude_unset=True, exclude={"active_s", "requests_sent", "offered_rps", "dropped_iterations"}
+                    exclude_unset=True,
+                    exclude={"active_s", "requests_sent", "offered_rps", "dropped_iterations", "arrivals"},
                 ),
                 "memory_samples": self.samples,
                 "memory_growth": memory_growth(self.samples),
                 "sql_statements": self.sql,
-                "sql_per_request": self.sql / sent if sent else None,
+                "sql_per_request": self.sql / sent if sent and self.sql is not None else None,
                 "mean_response_bytes": figures.bytes_received / requests
                 if requests and figures.bytes_received
                 else None,

@@ -16,13 +16,19 @@ Role = Literal["app", "postgres", "loadgen"]
 
 
 class Roles:
-    def __init__(self, split: CpuSplit, caps: Caps, warnings: list[str], root: Path = cgroups.DEFAULT_ROOT) -> None:
+    def __init__(
+        self, split: CpuSplit, caps: Caps | None, warnings: list[str], root: Path = cgroups.DEFAULT_ROOT
+    ) -> None:
+        """`caps` None: the app and PostgreSQL run elsewhere (--target); the load generator alone
+        runs here, pinned to its CPUs with taskset, and nothing is measured from cgroups."""
         self.split = split
         self.caps = caps
         self.cg = cgroups.Cgroups(root)
         self.app: cgroups.Group | None = None
         self.postgres: cgroups.Group | None = None
         self.loadgen: cgroups.Group | None = None
+        if caps is None:
+            return
         if not self.cg.available:
             warnings.append(
                 "no writable cgroups: CPU sets applied with taskset, memory caps NOT applied, "
@@ -44,7 +50,7 @@ class Roles:
         return f"exec taskset -c {getattr(self.split, role)} bash -c {json.dumps(command)}"
 
     def app_cap_mib(self) -> int:
-        return (self.caps.app.mem_bytes or 0) >> 20
+        return (self.caps.app.mem_bytes or 0) >> 20 if self.caps is not None else 0
 
     def fresh_app(self) -> None:
         if self.app is not None:

@@ -16,7 +16,7 @@ from bench.measure.context import Context
 from bench.measure.faults import DatabaseRestart
 from bench.measure.k6 import K6Stages
 from bench.measure.ladder import RunStep, run_ladder
-from bench.measure.oha import avatar_stages, oha_run, rate_connections
+from bench.measure.oha import avatar_stages, fixed_rate_step
 from bench.measure.probes import StageMeter, Statements, sql_per_endpoint
 from bench.measure.steady import reach_steady_state
 from bench.records import Fault, Ladder, LostWrites, RawResult, StackInfo, Stage, SteadyState
@@ -36,6 +36,7 @@ def stack_info(stack: Stack) -> StackInfo:
         framework_version=stack.framework_version,
         server=stack.server,
         data_access=stack.data_access,
+        dialect=stack.dialect,
     )
 
 
@@ -70,20 +71,20 @@ class Outcome:
 
 
 def run_stack(ctx: Context, stack: Stack, scenario: Scenario, run_number: int) -> RawResult:
-    label = f"{stack.name} · {scenario.name} · run {run_number}/{ctx.plan.repeat}"
+    label = f"{stack_info(stack).label} · {scenario.name} · run {run_number}/{ctx.plan.repeat}"
     ctx.display.update(f"{label}: resetting the database")
-    ctx.cluster.reset()
-    rows_before = writes.baseline(ctx.cluster)
+    ctx.database().reset()
+    rows_before = writes.baseline(ctx.database())
     ctx.display.update(f"{label}: starting")
     ctx.roles.fresh_app()
     started_at = datetime.now(UTC).replace(microsecond=0)
     running = None
-    statements = Statements(ctx.cluster)
+    statements = Statements(ctx.database())
     try:
         running = stacks.start(
             stack,
             port=stacks.free_port(),
-            database_url=ctx.cluster.url(),
+            database_url=ctx.database().url(),
             command=ctx.roles.wrap("app", stack.run_command),
             log_name=f"run/{stack.name}-{scenario.name}-server.log",
         )
@@ -125,20 +126,14 @@ def _load_and_check(
     k6 = None
     run_step: RunStep
     if scenario.tool == "k6":
-        k6 = K6Stages(ctx, scenario, name=name, label=label, base_url=running.base_url)
+        k6 = K6Stages(ctx, scenario, name=name, label=label, base_url=running.base_url, dialect=stack.dialect)
         k6_runner = k6
 
         def run_step(rate: float, seconds: int, tag: str) -> LoadFigures:
             return k6_runner.rate(rate, seconds, objective_ms=scenario.objective_ms, tag=tag)
 
     else:
-
-        def run_step(rate: float, seconds: int, tag: str) -> LoadFigures:
-            connections = rate_connections(rate, scenario.objective_ms)
-            url = running.base_url + "/avatar"
-            return oha_run(
-                ctx, url=url, connections=connections, seconds=seconds, name=f"{name}-{tag}", label=label, rate=rate
-            )
+        run_step = fixed_rate_step(ctx, scenario, url=running.base_url + "/avatar", name=name, label=label)
 
     steady_state = ladder = None
     warm = ctx.plan.open_model
@@ -149,7 +144,7 @@ def _load_and_check(
     if not running.alive():
         outcome = Outcome([])
     elif k6 is not None:
-        outcome = _k6_stages(ctx, scenario, label, k6, running.base_url, statements, warm=warm)
+        outcome = k6_stages(ctx, scenario, label, k6, running.base_url, statements, warm=warm)
     else:
         stages = avatar_stages(
             ctx, scenario, url=running.base_url + "/avatar", name=name, label=label, statements=statements, warm=warm
@@ -165,18 +160,25 @@ def _load_and_check(
         return outcome
     if k6 is not None and scenario.writes:
         ctx.display.update(f"{label}: looking up every write that got a 2xx")
-        outcome.lost_writes = writes.check(ctx.cluster, rows_before, k6.write_log, k6.counted())
+        outcome.lost_writes = writes.check(ctx.database(), rows_before, k6.write_log, k6.counted())
     ctx.display.update(f"{label}: counting SQL statements per endpoint")
     try:
-        for endpoint, count in sql_per_endpoint(running.base_url, scenario.endpoints, statements):
+        for endpoint, count in sql_per_endpoint(running.base_url, scenario.endpoints, statements, stack.dialect):
             outcome.sql_per_request_by_endpoint[endpoint] = count
     except (httpx.HTTPError, KeyError, ValueError) as error:
         outcome.failed = f"{stack.name} stopped answering while its SQL statements were counted: {error}"
     return outcome
 
 
-def _k6_stages(
-    ctx: Context, scenario: Scenario, label: str, k6: K6Stages, base_url: str, statements: Statements, *, warm: bool
+def k6_stages(
+    ctx: Context,
+    scenario: Scenario,
+    label: str,
+    k6: K6Stages,
+    base_url: str,
+    statements: Statements | None,
+    *,
+    warm: bool,
 ) -> Outcome:
     """The closed-model stages; a `warm` stack (at steady state, after the ladder) gets no
     warm-up and the open model's shorter stages without ramps."""
@@ -195,7 +197,7 @@ def _k6_stages(
         fault = None
         if index == 0 and ctx.plan.fault == "db-restart" and scenario.writes:
             fault = DatabaseRestart(
-                ctx.cluster,
+                ctx.database(),
                 ctx.roles,
                 base_url,
                 at_s=timing["ramp"] + timing["stage"] / 3,

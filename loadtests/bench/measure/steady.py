@@ -1,10 +1,16 @@
 """Steady state before measuring: the stack runs at the scenario's moderate fixed rate in windows
 until its CPU ms per request over the last STEADY_WINDOWS windows lie within STEADY_TOLERANCE of
 each other, or until the profile's cap. The same rule for every stack: a JIT gets the time it
-needs, and a stack that hit the cap is marked. `settled` is pure, for the tests."""
+needs, and a stack that hit the cap is marked. `settled` is pure, for the tests.
+
+A stack measured elsewhere (--target) shows no CPU to this machine: it is settled by its
+windows' p50 latency instead, within LATENCY_TOLERANCE, with the same windows and cap. Latency
+over a network wobbles more than CPU per request, hence the wider tolerance; the p50 and not the
+p99, which a single slow request moves."""
 
 from __future__ import annotations
 
+import functools
 import time
 from collections.abc import Callable, Sequence
 
@@ -12,6 +18,8 @@ from bench.loadgen import LoadFigures
 from bench.measure.context import Context
 from bench.records import SteadyState
 from bench.scenarios import OPEN_TIMING, STEADY_TOLERANCE, STEADY_WINDOWS, Scenario
+
+LATENCY_TOLERANCE = 0.10
 
 # Runs one window at a fixed rate: (rate, seconds, tag) -> the load generator's figures.
 RunWindow = Callable[[float, int, str], LoadFigures]
@@ -28,38 +36,93 @@ def settled(windows: Sequence[float | None], count: int = STEADY_WINDOWS, tolera
     return max(known) <= min(known) * (1 + tolerance)
 
 
+# Runs one window and gives the figure judged over the windows (None: unknown).
+WindowValue = Callable[[Callable[[], LoadFigures]], float | None]
+
+
+def _run_windows(
+    ctx: Context,
+    scenario: Scenario,
+    run_window: RunWindow,
+    *,
+    label: str,
+    value: WindowValue,
+    tolerance: float,
+    alive: Callable[[], bool],
+    give_up_after: int | None = None,
+) -> tuple[list[float | None], float, bool]:
+    """Windows at the scenario's warm rate until their values settle, the cap, the stack's end or
+    `give_up_after` windows: (the values, seconds taken, settled)."""
+    timing = OPEN_TIMING[ctx.plan.profile]
+    rate = scenario.warm_rate
+    windows: list[float | None] = []
+    started = time.monotonic()
+    while True:
+        elapsed = time.monotonic() - started
+        ctx.display.update(f"{label}: steady state at {rate:,} req/s, window {len(windows) + 1} ({elapsed:.0f} s)")
+        windows.append(value(functools.partial(run_window, rate, timing.window_s, f"steady{len(windows) + 1}")))
+        if settled(windows, tolerance=tolerance):
+            return windows, round(time.monotonic() - started, 1), True
+        if give_up_after is not None and len(windows) >= give_up_after:
+            break
+        if time.monotonic() - started + timing.window_s > timing.cap_s or not alive():
+            break
+    return windows, round(time.monotonic() - started, 1), False
+
+
 def reach_steady_state(
     ctx: Context, scenario: Scenario, run_window: RunWindow, *, label: str, alive: Callable[[], bool] = lambda: True
 ) -> SteadyState:
     timing = OPEN_TIMING[ctx.plan.profile]
-    rate = scenario.warm_rate
     app = ctx.roles.app
-    windows: list[float | None] = []
-    started = time.monotonic()
-    reached = False
-    while True:
-        elapsed = time.monotonic() - started
-        ctx.display.update(f"{label}: steady state at {rate:,} req/s, window {len(windows) + 1} ({elapsed:.0f} s)")
+
+    def cpu_ms_per_request(run: Callable[[], LoadFigures]) -> float | None:
         before = app.cpu_seconds() if app is not None else None
-        figures = run_window(rate, timing.window_s, f"steady{len(windows) + 1}")
+        figures = run()
         sent = figures.requests_sent or figures.requests
-        if app is not None and before is not None and sent:
-            windows.append((app.cpu_seconds() - before) * 1000 / sent)
-        else:
-            windows.append(None)
-        if settled(windows):
-            reached = True
-            break
+        if app is None or before is None or not sent:
+            return None
+        return (app.cpu_seconds() - before) * 1000 / sent
+
+    windows, seconds, reached = _run_windows(
+        ctx,
+        scenario,
+        run_window,
+        label=label,
+        value=cpu_ms_per_request,
+        tolerance=STEADY_TOLERANCE,
+        alive=alive,
         # Without cgroups nothing can settle: the minimum windows, then on.
-        if app is None and len(windows) >= STEADY_WINDOWS:
-            break
-        if time.monotonic() - started + timing.window_s > timing.cap_s or not alive():
-            break
+        give_up_after=STEADY_WINDOWS if app is None else None,
+    )
     return SteadyState(
-        rate_rps=rate,
+        rate_rps=scenario.warm_rate,
         window_s=timing.window_s,
         cap_s=timing.cap_s,
         windows_cpu_ms_per_request=windows,
-        time_s=round(time.monotonic() - started, 1),
+        time_s=seconds,
+        reached=reached,
+    )
+
+
+def reach_steady_latency(ctx: Context, scenario: Scenario, run_window: RunWindow, *, label: str) -> SteadyState:
+    """Steady state of a stack that runs elsewhere: its p50 latency settled over the windows."""
+    timing = OPEN_TIMING[ctx.plan.profile]
+
+    def p50_ms(run: Callable[[], LoadFigures]) -> float | None:
+        figures = run()
+        return figures.latency_ms.p50 if figures.latency_ms is not None else None
+
+    windows, seconds, reached = _run_windows(
+        ctx, scenario, run_window, label=label, value=p50_ms, tolerance=LATENCY_TOLERANCE, alive=lambda: True
+    )
+    return SteadyState(
+        rate_rps=scenario.warm_rate,
+        window_s=timing.window_s,
+        cap_s=timing.cap_s,
+        settled_by="p50-latency",
+        windows_cpu_ms_per_request=[None] * len(windows),
+        windows_p50_ms=windows,
+        time_s=seconds,
         reached=reached,
     )

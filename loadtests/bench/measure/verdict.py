@@ -28,7 +28,7 @@ def verdict(results: list[RawResult], *, ladder: bool = False) -> Verdict:
     lost writes, memory that keeps growing, a fault not survived."""
     problems = []
     for r in results:
-        name = f"{r.stack.name} · {r.scenario}" + (f" · {r.mem_ladder_mib} MiB" if ladder else "")
+        name = f"{r.stack.label} · {r.scenario}" + (f" · {r.mem_ladder_mib} MiB" if ladder else "")
         if r.failed and not ladder:
             problems.append(f"{name}: {r.failed}")
         if _lost(r):
@@ -55,7 +55,10 @@ def verdict(results: list[RawResult], *, ladder: bool = False) -> Verdict:
     errors = sum(s.error_count for r in results for s in r.stages)
     lost = sum(_lost(r) for r in results)
     failed = sum(1 for r in results if r.failed)
-    summary = f"{len(results)} runs, {failed} failed, {errors} unexpected statuses, {lost} lost writes"
+    # A --target run cannot look its writes up: it says so rather than count none lost.
+    checked = any(r.target is None for r in results) or not results
+    lost_part = f"{lost} lost writes" if checked else "lost writes not checked (the database is elsewhere)"
+    summary = f"{len(results)} runs, {failed} failed, {errors} unexpected statuses, {lost_part}"
     return Verdict(summary, problems)
 
 
@@ -73,7 +76,7 @@ def with_note(failure: str, note: str) -> str:
 
 
 def summary_line(record: RawResult) -> str:
-    name = f"{record.stack.name} · {record.scenario} · run {record.run}"
+    name = f"{record.stack.label} · {record.scenario} · run {record.run}"
     if record.failed:
         return f"[red]{name}: FAILED[/]"
     parts = []

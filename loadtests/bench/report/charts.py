@@ -48,7 +48,7 @@ def draw_charts(cells_by_scenario: dict[str, list[Cell]], charts_dir: Path) -> l
                 s = _metric(cell, metric)
                 if s is None:
                     continue
-                labels.append(cell.stack.name)
+                labels.append(cell.stack.label)
                 values.append(s.median)
                 lows.append(s.median - s.low)
                 highs.append(s.high - s.median)
@@ -69,7 +69,7 @@ def draw_capacity_chart(cells_by_scenario: dict[str, list[Cell]], charts_dir: Pa
     the fixed-rate ladder; none for raw files written before it."""
     capacities = {
         scenario: [
-            (cell.stack.name, spread([r.ladder.capacity_rps for r in cell.records if r.ladder is not None]))
+            (cell.stack.label, spread([r.ladder.capacity_rps for r in cell.records if r.ladder is not None]))
             for cell in cells
         ]
         for scenario, cells in cells_by_scenario.items()
@@ -106,7 +106,7 @@ def draw_soak_chart(records: list[RawResult], charts_dir: Path) -> list[tuple[Pa
         samples = [point for stage in r.stages for point in stage.memory_samples]
         if not samples:
             continue
-        ax.plot([t / 60 for t, _ in samples], [b / MIB for _, b in samples], label=r.stack.name, linewidth=1.2)
+        ax.plot([t / 60 for t, _ in samples], [b / MIB for _, b in samples], label=r.stack.label, linewidth=1.2)
         drawn = True
     if not drawn:
         return []

@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TypeVar
 
+from bench.measure.bounds import ceiling_limited_by_loadgen
 from bench.records import LadderStep, RawResult
 from bench.report.figures import Cell, fmt, fmt_spread, median, noise_marks, spread
 
@@ -55,6 +56,7 @@ def _stopped(cell: Cell) -> tuple[str, str]:
     """Why each run's ladder ended, and what bound the step it could not hold."""
     reasons: list[str] = []
     bounds: list[str] = []
+    measured = False  # a --target run's steps have no CPU to say what bound them
     for r in cell.records:
         if r.ladder is None or not r.ladder.steps:
             continue
@@ -64,9 +66,12 @@ def _stopped(cell: Cell) -> tuple[str, str]:
             continue
         reasons += [STOP_WORDS[reason] for reason in last.stop_reasons]
         if last.cpu is not None:
+            measured = True
             bounds += last.cpu.bound_by
     said = ", ".join(dict.fromkeys(reasons)) or "–"
-    bound = ", ".join(dict.fromkeys(bounds)) or ("none at 90%" if said not in ("–", "held every rate") else "–")
+    bound = ", ".join(dict.fromkeys(bounds)) or (
+        "none at 90%" if measured and said not in ("–", "held every rate") else "–"
+    )
     return said, bound
 
 
@@ -79,8 +84,30 @@ def _steady(cell: Cell) -> str:
     return text + (f" (cap hit in {capped} of {len(states)})" if capped else "")
 
 
-def ladder_table(scenario: str, cells: list[Cell]) -> list[str]:
-    """Sorted by capacity at objective; "≈" marks pairs whose capacity ranges over all runs overlap."""
+def efficiency(cell: Cell, ceiling: Cell | None) -> str:
+    """A stack's capacity as a share of its ceiling's, only where the ceiling's ladder measured the
+    ceiling: not where its load generator bound the step it could not hold, and as an upper bound
+    ("≤") where the ceiling held every rate offered (its capacity lies above the last rate)."""
+    if ceiling is None or not any(r.ladder is not None for r in ceiling.records):
+        return "–"
+    if cell is ceiling:
+        return "the ceiling"
+    last_steps = [r.ladder.steps[-1] for r in ceiling.records if r.ladder is not None and r.ladder.steps]
+    if any(not s.held and s.cpu is not None and ceiling_limited_by_loadgen(s.cpu) for s in last_steps):
+        return "none: the ceiling was bound by its load generator"
+    limit = median(_capacities(ceiling))
+    mine = median(_capacities(cell))
+    if not limit:
+        return "none: the ceiling held no rate"
+    if mine is None:
+        return "–"
+    bound_only = any(s.held for s in last_steps)
+    return ("≤ " if bound_only else "") + f"{mine / limit * 100:.0f}%"
+
+
+def ladder_table(scenario: str, cells: list[Cell], ceiling: Cell | None = None) -> list[str]:
+    """Sorted by capacity at objective, the ceiling's row first; "≈" marks pairs whose capacity
+    ranges over all runs overlap."""
     laddered = [c for c in cells if any(r.ladder is not None for r in c.records)]
     objective = next(r.ladder.objective_p99_ms for c in laddered for r in c.records if r.ladder is not None)
     rates = next(r.ladder.rates for c in laddered for r in c.records if r.ladder is not None)
@@ -99,32 +126,43 @@ def ladder_table(scenario: str, cells: list[Cell]) -> list[str]:
         + ". App cores per 1,000 requests/s equal its CPU ms per request. A stack is bound by the app "
         "when it used ≥ 90% of its core, by postgres+loadgen when PostgreSQL and the load generator "
         "together used ≥ 90% of the CPU they share. Two stacks whose capacity ranges over all runs "
-        "overlap show no difference (≈; every pair is compared, not only neighbours).",
+        "overlap show no difference (≈; every pair is compared, not only neighbours)."
+        + (
+            f" The first row is the {ceiling.stack.display}, run through the same ladder; efficiency is a "
+            "stack's capacity divided by the ceiling's."
+            if ceiling is not None and efficiency(ceiling, ceiling) == "the ceiling"
+            else ""
+        ),
         "",
-        f"| stack | capacity req/s | stopped by | bound at the step not held | p99 ms at {at} | p99.9 ms "
-        "| app cores per 1k req/s | PostgreSQL CPU ms/req | SQL/req | load generator CPU share "
+        f"| stack | capacity req/s | efficiency | stopped by | bound at the step not held | p99 ms at {at} | p99.9 ms "
+        "| app cores per 1k req/s | PostgreSQL CPU ms/req | SQL/req | bytes/resp | load generator CPU share "
         "| time to steady state s | notes |",
-        "|" + " --- |" * 12,
+        "|" + " --- |" * 14,
     ]
-    capacity_spreads = [(c.stack.name, spread(_capacities(c))) for c in laddered]
+    capacity_spreads = [(c.stack.label, spread(_capacities(c))) for c in laddered]
     marks = noise_marks(capacity_spreads)
-    for cell, (_, capacity) in zip(laddered, capacity_spreads, strict=True):
-        notes = [marks[cell.stack.name]] if cell.stack.name in marks else []
+    rows = list(zip(laddered, capacity_spreads, strict=True))
+    if ceiling is not None and efficiency(ceiling, ceiling) == "the ceiling":
+        rows.insert(0, (ceiling, (ceiling.stack.label, spread(_capacities(ceiling)))))
+    for cell, (_, capacity) in rows:
+        notes = [marks[cell.stack.label]] if cell.stack.label in marks else []
         if None in _capacities(cell):
             notes.append("held no rate in a run")
         if cell.failures:
             notes.append(f"{len(cell.failures)} run(s) failed")
         columns = [
-            cell.stack.name,
+            cell.stack.label,
             fmt_spread(capacity),
+            efficiency(cell, ceiling),
             *_stopped(cell),
             fmt(median(_values(cell, common, lambda s: s.latency_ms.p99 if s.latency_ms else None)), 1),
             fmt(median(_values(cell, common, lambda s: s.latency_ms.p999 if s.latency_ms else None)), 1),
             fmt(median(_values(cell, common, lambda s: s.cpu_ms_per_request)), 3),
             fmt(median(_values(cell, common, lambda s: s.cpu.postgres_ms_per_request if s.cpu else None)), 3),
             fmt(median(_values(cell, common, lambda s: s.sql_per_request)), 2),
+            fmt(median(_values(cell, common, lambda s: s.mean_response_bytes)), 0),
             fmt(median(_values(cell, common, lambda s: s.cpu.loadgen_cpu_share * 100 if s.cpu else None)), 0)
-            + ("%" if _values(cell, common, lambda s: s.cpu) else ""),
+            + ("%" if any(v is not None for v in _values(cell, common, lambda s: s.cpu)) else ""),
             _steady(cell),
             ", ".join(notes),
         ]

@@ -2,16 +2,25 @@
 
 from __future__ import annotations
 
+import os
 from collections import defaultdict
 from collections.abc import Callable
 from pathlib import Path
 
+from bench import paths
 from bench.errors import BenchError
 from bench.records import RawResult
 from bench.report.charts import draw_capacity_chart, draw_charts, draw_soak_chart
 from bench.report.figures import Cell
 from bench.report.sections import fault_section, ladder_section, soak_section
-from bench.report.tables import commits, environment_table, memory_section, scenario_section, stacks_table
+from bench.report.tables import (
+    commits,
+    environment_table,
+    memory_section,
+    not_measured_section,
+    scenario_section,
+    stacks_table,
+)
 from bench.scenarios import SCENARIOS
 
 
@@ -40,7 +49,7 @@ def render(raw_dir: Path, out_md: Path, charts_dir: Path, analysis: Path | None 
     if analysis and analysis.exists():
         lines += [analysis.read_text().strip(), ""]
     lines += environment_table(records[0], runs, commits(records))
-    lines += stacks_table(records)
+    lines += stacks_table(records, _spec_link("hal.md", out_md.parent))
     cells_by_scenario = {}
     for scenario in [s for s in SCENARIOS if s in by_scenario] + sorted(set(by_scenario) - set(SCENARIOS)):
         cells = [Cell(rs) for rs in by_scenario[scenario].values()]
@@ -50,6 +59,7 @@ def render(raw_dir: Path, out_md: Path, charts_dir: Path, analysis: Path | None 
         cells_by_scenario[scenario] = cells
         lines += scenario_section(scenario, cells, ceiling)
     lines += memory_section(cells_by_scenario)
+    lines += not_measured_section(records)
     soak_records: list[RawResult] = []
     sections: list[tuple[Path, Callable[[list[RawResult]], list[str]]]] = [
         (raw_dir.parent / f"{raw_dir.name}-mem-ladder", ladder_section),
@@ -79,3 +89,11 @@ def _shown_path(path: Path, base: Path) -> str:
         return path.resolve().relative_to(base.resolve()).as_posix()
     except ValueError:
         return path.as_posix()
+
+
+def _spec_link(name: str, base: Path) -> str:
+    """A link from `base` to spec/`name`: relative inside the repository, else the repository's path."""
+    spec = paths.SPEC_DIR / name
+    if not base.resolve().is_relative_to(paths.ROOT.resolve()):
+        return spec.relative_to(paths.ROOT).as_posix()
+    return Path(os.path.relpath(spec.resolve(), base.resolve())).as_posix()

@@ -25,7 +25,7 @@ def ladder_section(records: list[RawResult]) -> list[str]:
     """The memory ladder: requests/s at each cap, and the smallest cap served with no error."""
     steps = sorted({r.mem_ladder_mib for r in records if r.mem_ladder_mib}, reverse=True)
     scenarios = sorted({r.scenario for r in records})
-    by_key = {(r.stack.name, r.scenario, r.mem_ladder_mib): r for r in records}
+    by_key = {(r.stack.label, r.scenario, r.mem_ladder_mib): r for r in records}
     lines = [
         "## Memory ladder",
         "",
@@ -35,7 +35,7 @@ def ladder_section(records: list[RawResult]) -> list[str]:
         "| stack | scenario | " + " | ".join(f"{m} MiB" for m in steps) + " | smallest clean cap |",
         "|" + " --- |" * (len(steps) + 3),
     ]
-    for name in sorted({r.stack.name for r in records}):
+    for name in sorted({r.stack.label for r in records}):
         for scenario in scenarios:
             cells, smallest = [], None
             for mib in steps:
@@ -62,7 +62,7 @@ def soak_section(records: list[RawResult]) -> list[str]:
     ]
     for r in sorted(records, key=lambda r: r.stack.name):
         if r.failed:
-            lines.append(f"| {r.stack.name} | | | | | | | failed: {r.failed} |")
+            lines.append(f"| {r.stack.label} | | | | | | | failed: {r.failed} |")
             continue
         lost = r.lost_writes.lost_writes if r.lost_writes is not None else "–"
         for stage in r.stages:
@@ -71,7 +71,7 @@ def soak_section(records: list[RawResult]) -> list[str]:
             second = growth.second_quarter_peak_bytes if growth else None
             last = growth.last_quarter_peak_bytes if growth else None
             lines.append(
-                f"| {r.stack.name} | {stage.vus} | {fmt(stage.rps)} | {stage.error_count} | "
+                f"| {r.stack.label} | {stage.vus} | {fmt(stage.rps)} | {stage.error_count} | "
                 f"{lost} | {fmt(second, 0, MIB)} | {fmt(last, 0, MIB)} | {verdict} |"
             )
     return [*lines, ""]
@@ -111,7 +111,7 @@ def fault_section(records: list[RawResult]) -> list[str]:
     ]
     for r in sorted(records, key=lambda r: r.stack.name):
         if r.failed:
-            lines.append(f"| {r.stack.name} | | | | | | | failed: {r.failed} |")
+            lines.append(f"| {r.stack.label} | | | | | | | failed: {r.failed} |")
             continue
         errors: dict[str, int] = defaultdict(int)
         for stage in r.stages:
@@ -123,7 +123,7 @@ def fault_section(records: list[RawResult]) -> list[str]:
         recovered = r.fault.recovered_within_s if r.fault else "–"
         lost = r.lost_writes.lost_writes if r.lost_writes is not None else "–"
         lines.append(
-            f"| {r.stack.name} | {outage} | {fmt(errors.get('503', 0))} | {fmt(other)} | "
+            f"| {r.stack.label} | {outage} | {fmt(errors.get('503', 0))} | {fmt(other)} | "
             f"{fmt(slowest)} | {recovered} | {lost} | {unacknowledged_writes(r)} |"
         )
     return [*lines, ""]

@@ -38,12 +38,21 @@ def environment_table(record: RawResult, runs: int, commit: str) -> list[str]:
         ("machine", f"{machine.cpu_model}, {machine.cores} cores, {gib} GiB"),
         ("system", f"{machine.os}, kernel {machine.kernel}"),
         ("profile", f"{record.profile}, {runs} run(s) per stack × scenario"),
-        ("app", f"{caps.app.cpus:g} CPU (cpuset {split.app}), {fmt(caps.app.mem_bytes, 0, MIB)} MiB"),
-        (
-            "PostgreSQL",
-            f"{versions.postgres}; {caps.postgres.cpus:g} CPU (cpuset {split.postgres}), "
-            f"{fmt(caps.postgres.mem_bytes, 0, MIB)} MiB",
-        ),
+    ]
+    if caps is None or record.target is not None:
+        # A --target run: the stack and its database are elsewhere, their caps unknown here.
+        where = record.target.url if record.target is not None else "elsewhere"
+        rows += [("app", f"– (runs at {where}; caps unknown here)"), ("PostgreSQL", "– (runs elsewhere)")]
+    else:
+        rows += [
+            ("app", f"{caps.app.cpus:g} CPU (cpuset {split.app}), {fmt(caps.app.mem_bytes, 0, MIB)} MiB"),
+            (
+                "PostgreSQL",
+                f"{versions.postgres}; {caps.postgres.cpus:g} CPU (cpuset {split.postgres}), "
+                f"{fmt(caps.postgres.mem_bytes, 0, MIB)} MiB",
+            ),
+        ]
+    rows += [
         ("load generator", f"cpuset {split.loadgen}; {versions.k6 or '–'}; {versions.oha or '–'}"),
         ("cgroups", record.cgroups or "none (caps not applied)"),
         ("git commit", commit),
@@ -52,22 +61,65 @@ def environment_table(record: RawResult, runs: int, commit: str) -> list[str]:
     return ["## Environment", "", "| | |", "| --- | --- |", *[f"| {k} | {v} |" for k, v in rows], ""]
 
 
-def stacks_table(records: list[RawResult]) -> list[str]:
+def not_measured_section(records: list[RawResult]) -> list[str]:
+    """For --target runs: which figures show "–" because they cannot be measured from here, and why."""
+    reasons: dict[str, str] = {}
+    for record in records:
+        if record.target is not None:
+            reasons.update(record.target.not_measured)
+    if not reasons:
+        return []
+    lines = [
+        "## Not measured",
+        "",
+        "The stack ran elsewhere (`./bench run --target`); these figures are absent from the raw files "
+        "and show as – in the tables above. Steady state was settled by p50 latency instead of CPU per request.",
+        "",
+        "| figures | why |",
+        "| --- | --- |",
+    ]
+    return [*lines, *[f"| {fields} | {why} |" for fields, why in reasons.items()], ""]
+
+
+def stacks_table(records: list[RawResult], hal_spec: str = "spec/hal.md") -> list[str]:
+    """`hal_spec`: the link to spec/hal.md from where results.md is written."""
     seen: dict[str, StackInfo] = {}
+    ceilings = {r.stack.name for r in records if r.kind == "ceiling"}
     for r in records:
         seen.setdefault(r.stack.name, r.stack)
+    # The dialect column only where stacks differ in it: a ceiling has none.
+    dialects = any(s.dialect != "api" for s in seen.values())
     lines = [
         "## Stacks",
         "",
-        "| stack | language | framework | server | data access |",
-        "| --- | --- | --- | --- | --- |",
+        "| stack | language | framework | server | data access |" + (" dialect |" if dialects else ""),
+        "| --- | --- | --- | --- | --- |" + (" --- |" if dialects else ""),
     ]
     for s in seen.values():
+        dialect = ("–" if s.name in ceilings else DIALECT_NAMES[s.dialect]) if dialects else None
         lines.append(
-            f"| {s.name} | {s.language} {s.language_version} | {s.framework} "
-            f"{s.framework_version} | {s.server} | {s.data_access} |"
+            f"| {s.label} | {s.language} {s.language_version} | {s.framework} "
+            f"{s.framework_version} | {s.server} | {s.data_access} |" + (f" {dialect} |" if dialect else "")
         )
-    return [*lines, ""]
+    lines.append("")
+    if dialects:
+        lines += [dialect_note(hal_spec), ""]
+    return lines
+
+
+DIALECT_NAMES = {"api": "API", "hal": "HAL"}
+
+
+def dialect_note(hal_spec: str) -> str:
+    """What a stack marked (HAL) is, and how it is compared with the others."""
+    return (
+        f"A stack marked (HAL) serves the same resources in Spring Data REST's HAL dialect ([{hal_spec}]"
+        f"({hal_spec}): `_embedded`/`_links` documents, its own paths and statuses) and is sent the same "
+        "operations on the same data as every other stack; the operation is the unit of every figure, so "
+        "a replace that moves an item to another category, two requests in HAL, counts once (its second "
+        "request is shown as the endpoint item_replace_category), and bytes/resp is per operation: HAL's "
+        "bodies are bigger."
+    )
 
 
 def _efficiency(cell: Cell, vus: int, ceiling: Cell | None) -> str:
@@ -98,10 +150,10 @@ def _stage_row(cell: Cell, vus: int, ceiling: Cell | None, marks: dict[str, str]
         notes.append(f"{', '.join(map(str, sorted(clients)))} pgbench clients")
     if any(cell.stage_values(vus, lambda s: s.oom)):
         notes.append("OOM")
-    if vus == cell.top() and cell.stack.name in marks:
-        notes.append(marks[cell.stack.name])
+    if vus == cell.top() and cell.stack.label in marks:
+        notes.append(marks[cell.stack.label])
     columns = [
-        cell.stack.name,
+        cell.stack.label,
         str(vus),
         fmt_spread(cell.rps(vus)),
         _efficiency(cell, vus, ceiling),
@@ -127,7 +179,12 @@ def _top_stage_p99(record: RawResult, endpoint: str) -> float | None:
 
 
 def _endpoint_table(cells: list[Cell]) -> list[str]:
-    endpoints = sorted({e for c in cells for r in c.records for e in r.sql_per_request_by_endpoint})
+    # The requests an operation needs beyond its first (HAL's item_replace_category) have a p99
+    # of their own but no SQL count: theirs is in their operation's.
+    endpoints = sorted(
+        {e for c in cells for r in c.records for e in r.sql_per_request_by_endpoint}
+        | {e for c in cells for r in c.records if r.stages for e in r.stages[-1].endpoints or {}}
+    )
     if not endpoints:
         return []
     lines = [
@@ -139,7 +196,7 @@ def _endpoint_table(cells: list[Cell]) -> list[str]:
     for cell in cells:
         if not cell.records:
             continue
-        row = [cell.stack.name]
+        row = [cell.stack.label]
         for endpoint in endpoints:
             p99 = [_top_stage_p99(record, endpoint) for record in cell.records]
             sql = [r.sql_per_request_by_endpoint.get(endpoint) for r in cell.records]
@@ -151,7 +208,7 @@ def _endpoint_table(cells: list[Cell]) -> list[str]:
 def scenario_section(scenario: str, cells: list[Cell], ceiling: Cell | None = None) -> list[str]:
     lines = [f"## {scenario}", ""]
     if has_ladder(cells):
-        lines += ladder_table(scenario, cells)
+        lines += ladder_table(scenario, cells, ceiling)
         lines += [
             f"### {scenario}: closed-model stages (the original study's, as its replication)",
             "",
@@ -170,14 +227,14 @@ def scenario_section(scenario: str, cells: list[Cell], ceiling: Cell | None = No
         "| peak MiB | SQL/req | bytes/resp | notes |"
     )
     lines += [header, "|" + " --- |" * 14]
-    marks = noise_marks([(c.stack.name, c.rps()) for c in cells], pairwise=has_ladder(cells))
+    marks = noise_marks([(c.stack.label, c.rps()) for c in cells], pairwise=has_ladder(cells))
     for cell in ([ceiling] if ceiling is not None else []) + cells:
         if not cell.records:
-            lines.append(f"| {cell.stack.name} | | | | | | | | | | | | | failed: {cell.failures[0]} |")
+            lines.append(f"| {cell.stack.label} | | | | | | | | | | | | | failed: {cell.failures[0]} |")
             continue
         lines += [_stage_row(cell, vus, ceiling, marks) for vus in cell.stages()]
     lines.append("")
-    lost = [(c.stack.name, [r.lost_writes for r in c.records if r.lost_writes is not None]) for c in cells]
+    lost = [(c.stack.label, [r.lost_writes for r in c.records if r.lost_writes is not None]) for c in cells]
     if any(entries for _, entries in lost):
         lines += [
             "Lost writes (2xx creates whose row is missing, 2xx deletes whose row is still there; must be 0): "
@@ -196,7 +253,7 @@ def memory_section(cells_by_scenario: dict[str, list[Cell]]) -> list[str]:
     for cells in cells_by_scenario.values():
         for cell in cells:
             for r in cell.records:
-                name = cell.stack.name
+                name = cell.stack.label
                 idle[name].append(r.idle_memory_bytes)
                 startup[name].append(r.startup_s)
                 peak[name] += [s.app_peak_memory_bytes for s in r.stages]
