@@ -390,6 +390,11 @@ def test_a_ceiling_run_through_the_ladder_comes_first_and_gives_each_stack_its_e
     ceiling = _ceiling_ladder([250.0, 400.0, 630.0], 1000.0, bound=["postgres+loadgen"])
     ceiling["ladder"]["steps"][-1]["cpu"]["postgres_cpu_s"] = 8.0
     stacks = [laddered("fast", 1, [250.0, 400.0, 630.0], 1000.0), laddered("slow", 1, [250.0], 400.0)]
+    # The open model runs a ceiling's ladder only: a record with no closed-model stage.
+    ceiling["stages"] = []
+    assert schema.validate_raw(ceiling) == []
+    stack_without_stages = dict(stacks[0], stages=[])
+    assert schema.validate_raw(stack_without_stages) != []
     table, efficiency = _ladder_rows(tmp_path, [ceiling, *stacks])
     assert list(efficiency) == ["ceiling-db", "fast", "slow"]
     assert efficiency == {"ceiling-db": "the ceiling", "fast": "100%", "slow": "40%"}
