@@ -154,8 +154,12 @@ class Scenario:
     """The fixed-rate ladder's offered rates, requests/s, the same for every stack."""
     objective_ms: float = 100.0
     """The latency objective: a ladder step is held only with p99 at or under it."""
-    warm_rate: int = 0
-    """The moderate fixed rate of the steady-state warm-up (well under every stack's capacity)."""
+
+    @property
+    def warm_rate(self) -> int:
+        """The moderate fixed rate of the steady-state warm-up: the ladder's first, well under
+        every stack's capacity."""
+        return self.rates[0]
 
 
 SCENARIOS: dict[str, Scenario] = {
@@ -168,7 +172,6 @@ SCENARIOS: dict[str, Scenario] = {
             ("items_page", "items_by_category", "category_items", "categories_page"),
             rates=(180, 270, 400, 600),
             objective_ms=500.0,
-            warm_rate=180,
         ),
         Scenario(
             "join-filter",
@@ -177,7 +180,6 @@ SCENARIOS: dict[str, Scenario] = {
             ("items_by_category", "item_by_id"),
             rates=(250, 400, 630, 1000, 1600, 2500, 4000),
             objective_ms=100.0,
-            warm_rate=250,
         ),
         Scenario(
             "mixed",
@@ -195,7 +197,6 @@ SCENARIOS: dict[str, Scenario] = {
             writes=True,
             rates=(250, 400, 630, 1000),
             objective_ms=250.0,
-            warm_rate=250,
         ),
         Scenario(
             "heavy-body",
@@ -205,7 +206,6 @@ SCENARIOS: dict[str, Scenario] = {
             writes=True,
             rates=(200, 320, 500, 800, 1250, 2000),
             objective_ms=100.0,
-            warm_rate=200,
         ),
         Scenario(
             "avatar",
@@ -214,7 +214,6 @@ SCENARIOS: dict[str, Scenario] = {
             ("avatar",),
             rates=(2_000, 5_000, 12_000, 30_000, 75_000, 150_000),
             objective_ms=10.0,
-            warm_rate=2_000,
         ),
     )
 }
