@@ -58,11 +58,14 @@ class Plan:
 
     def estimate_seconds(self) -> float:
         """Every job of the plan, the ceilings' included."""
+        # Imported here: the ceilings' module needs the context, which needs this one.
+        from bench.measure.ceiling_run import ceiling_of
+
         known = self.observed
         total = 0.0
         for scenario in self.scenarios:
             if self.ceilings:
-                ceiling = known.get((ceiling_name(scenario), scenario.name))
+                ceiling = known.get((ceiling_of(scenario).name, scenario.name))
                 total += estimate_seconds(
                     scenario, self.profile, open_model=self.open_model, ceiling=True, observed=ceiling
                 )
@@ -70,11 +73,6 @@ class Plan:
                 seen = known.get((getattr(stack, "name", ""), scenario.name))
                 total += estimate_seconds(scenario, self.profile, open_model=self.open_model, observed=seen)
         return self.repeat * total
-
-
-def ceiling_name(scenario: Scenario) -> str:
-    """The name the ceiling of `scenario` is recorded under (bench.measure.ceiling_run)."""
-    return "ceiling-db" if scenario.tool == "k6" else "ceiling-http"
 
 
 def observed_runs(raw_dir: Path) -> dict[tuple[str, str], Observed]:
