@@ -88,7 +88,7 @@ def efficiency(cell: Cell, ceiling: Cell | None) -> str:
     """A stack's capacity as a share of its ceiling's, only where the ceiling's ladder measured the
     ceiling: not where its load generator bound the step it could not hold, and as an upper bound
     ("≤") where the ceiling held every rate offered (its capacity lies above the last rate)."""
-    if ceiling is None or not any(r.ladder is not None for r in ceiling.records):
+    if ceiling is None or not has_ladder([ceiling]):
         return "–"
     if cell is ceiling:
         return "the ceiling"
@@ -108,7 +108,8 @@ def efficiency(cell: Cell, ceiling: Cell | None) -> str:
 def ladder_table(scenario: str, cells: list[Cell], ceiling: Cell | None = None) -> list[str]:
     """Sorted by capacity at objective, the ceiling's row first; "≈" marks pairs whose capacity
     ranges over all runs overlap."""
-    laddered = [c for c in cells if any(r.ladder is not None for r in c.records)]
+    laddered = [c for c in cells if has_ladder([c])]
+    ceiling_row = ceiling if ceiling is not None and has_ladder([ceiling]) else None
     objective = next(r.ladder.objective_p99_ms for c in laddered for r in c.records if r.ladder is not None)
     rates = next(r.ladder.rates for c in laddered for r in c.records if r.ladder is not None)
     laddered.sort(key=lambda c: -(median(_capacities(c)) or 0.0))
@@ -130,7 +131,7 @@ def ladder_table(scenario: str, cells: list[Cell], ceiling: Cell | None = None) 
         + (
             f" The first row is the {ceiling.stack.display}, run through the same ladder; efficiency is a "
             "stack's capacity divided by the ceiling's."
-            if ceiling is not None and efficiency(ceiling, ceiling) == "the ceiling"
+            if ceiling_row is not None
             else ""
         ),
         "",
@@ -142,8 +143,8 @@ def ladder_table(scenario: str, cells: list[Cell], ceiling: Cell | None = None) 
     capacity_spreads = [(c.stack.label, spread(_capacities(c))) for c in laddered]
     marks = noise_marks(capacity_spreads)
     rows = list(zip(laddered, capacity_spreads, strict=True))
-    if ceiling is not None and efficiency(ceiling, ceiling) == "the ceiling":
-        rows.insert(0, (ceiling, (ceiling.stack.label, spread(_capacities(ceiling)))))
+    if ceiling_row is not None:
+        rows.insert(0, (ceiling_row, (ceiling_row.stack.label, spread(_capacities(ceiling_row)))))
     for cell, (_, capacity) in rows:
         notes = [marks[cell.stack.label]] if cell.stack.label in marks else []
         if None in _capacities(cell):
