@@ -129,7 +129,7 @@ def ladder_table(scenario: str, cells: list[Cell], ceiling: Cell | None = None) 
         "together used ≥ 90% of the CPU they share. Two stacks whose capacity ranges over all runs "
         "overlap show no difference (≈; every pair is compared, not only neighbours)."
         + (
-            f" The first row is the {ceiling.stack.display}, run through the same ladder; efficiency is a "
+            f" The first row is the {ceiling_row.stack.display}, run through the same ladder; efficiency is a "
             "stack's capacity divided by the ceiling's."
             if ceiling_row is not None
             else ""
