@@ -250,14 +250,18 @@ class Ladder(Model):
 
 class SteadyState(Model):
     """The warm-up before measuring: a fixed moderate rate in windows until the app's CPU ms
-    per request over the last three windows are within 5% of each other, or the cap. A --target
-    run, which cannot see the app's CPU, settles by the windows' p50 latency instead (within 10%)."""
+    per request over the last three windows are within 5% of each other, in windows the app kept
+    up with (under 90% of its CPU set), or the cap. A --target run, which cannot see the app's
+    CPU, settles by the windows' p50 latency instead (within 10%)."""
 
     rate_rps: PositiveFloat
     window_s: PositiveFloat
     cap_s: PositiveFloat
     settled_by: Literal["cpu-per-request", "p50-latency"] = "cpu-per-request"
     windows_cpu_ms_per_request: list[float | None]
+    windows_app_cpu_share: list[float | None] | None = None
+    """The app's share of its CPU set in each window; a window at 90% or more measured the core,
+    not the request, and did not count. Absent in files written before the rule."""
     windows_p50_ms: list[float | None] | None = None
     """The windows' median latency (ms), when settled by it."""
     time_s: NonNegativeFloat

@@ -283,6 +283,22 @@ def print_table(results: list[StackResult]) -> None:
     console.print(table)
 
 
+def print_failures(results: list[StackResult]) -> None:
+    """Each failed step again, after the table, with its log's last lines.
+
+    CI keeps only the tail of a long log, and a table squeezed to the log's width truncates
+    the cell that says what failed; these lines are the part of the output that survives.
+    """
+    for result in results:
+        for name, step in result.steps.items():
+            if step.ok:
+                continue
+            where = f" (log: {step.log})" if step.log else ""
+            console.print(f"[red]FAILED[/] {result.stack} · {name}: {step.summary}{where}")
+            if step.log and step.log.is_file():
+                console.print(procs.tail(step.log, 15), markup=False)
+
+
 SMOKE_STACK = "go-gin"
 
 

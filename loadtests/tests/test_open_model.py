@@ -1,12 +1,14 @@
 """The open model's rules, pure: when a ladder step is held, capacity at objective, when a stack
 is at steady state, and what bound a stage."""
 
+from pathlib import Path
+
 import pytest
 
 from bench.measure.bounds import CpuTimes, client_bound, cpu_set, role_cpu
 from bench.measure.ladder import capacity, stop_reasons
 from bench.measure.steady import settled
-from bench.records import CpuSplit, LadderStep
+from bench.records import CpuSplit, LadderStep, RawResult
 
 HELD = {
     "offered_rps": 1000.0,
@@ -89,6 +91,37 @@ def test_cpu_per_request_that_oscillates_is_not_steady():
 def test_cpu_per_request_that_never_settles_is_not_steady():
     falling = [3.0 * 0.9**n for n in range(40)]  # 10% less every window, for ever
     assert not any(settled(falling[:n]) for n in range(len(falling) + 1))
+
+
+def test_a_plateau_at_a_saturated_core_is_not_steady():
+    # A JVM still compiling at 250 req/s, more than it can serve yet: its core is full, and CPU
+    # per request reads 1000 / 250 = 4 ms whatever a request costs, flat within 5%.
+    windows = [26.9, 11.0, 5.5, 4.3, 3.99, 4.01, 3.82]
+    shares = [w * 250 / 1000 for w in windows]
+    assert settled(windows)  # the rule without shares is fooled
+    assert not settled(windows, shares)
+    # Compiled, it needs a quarter of the core: those windows count.
+    windows += [1.1, 1.05, 1.07, 1.08]
+    shares += [w * 250 / 1000 for w in windows[-4:]]
+    assert settled(windows, shares)
+    assert not settled([1.0, 1.0, 1.0], [0.25, None, 0.25])
+
+
+def test_the_measured_java_plateaus_are_not_steady():
+    # The three quick runs of java-spring's join-filter that gave capacities 250, 630 and 1,000:
+    # two were declared steady on the saturated plateau. With shares none of them settles before
+    # its CPU per request leaves it (the app's share is CPU ms × rate over the window).
+    root = Path(__file__).parents[2] / "results/experiments/2026-11-24-spread/raw/quick"
+    for path in sorted(root.glob("java-spring--join-filter--run*.json")):
+        steady = RawResult.read(path).steady_state
+        assert steady is not None
+        windows = steady.windows_cpu_ms_per_request
+        shares = [w * steady.rate_rps / 1000 if w is not None else None for w in windows]
+        declared = next((n for n in range(len(windows) + 1) if settled(windows[:n])), None)
+        held = next((n for n in range(len(windows) + 1) if settled(windows[:n], shares[:n])), None)
+        if declared is not None:
+            assert 3.5 < windows[declared - 1] < 4.5, path.name
+        assert held is None or windows[held - 1] < 2.0, path.name
 
 
 def test_fewer_than_three_windows_or_unknown_ones_are_not_steady():

@@ -160,3 +160,20 @@ def test_a_stack_that_exits_while_fuzzed_fails_the_step(monkeypatch):
     step = result.steps["fuzz"]
     assert not step.ok and result.failed == 1
     assert "1 failure(s)" in step.summary
+
+
+def test_failed_steps_are_repeated_after_the_table_with_their_logs_tail(tmp_path, capsys):
+    log = tmp_path / "go-gin-conformance.log"
+    log.write_text("".join(f"line {n}\n" for n in range(40)) + "FAILED test_items.py::test_replace - 500\n")
+    results = [
+        testing.StackResult(
+            "go-gin", {"build": testing.Step(True, "built"), "conformance": testing.Step(False, "1 failed", log)}
+        ),
+        testing.StackResult("runner", {"mypy": testing.Step(True, "clean")}),
+    ]
+    testing.print_failures(results)
+    out = capsys.readouterr().out
+    assert "FAILED go-gin · conformance: 1 failed" in out
+    assert "test_replace - 500" in out
+    assert "line 39" in out and "line 10\n" not in out
+    assert "built" not in out and "mypy" not in out

@@ -59,6 +59,7 @@ def test(impls: tuple[str, ...], smoke: bool, docker: bool) -> None:
             results.append(testing.run_docker_checks(names if impls else None))
             results.append(testing.run_runner_tests(runner))
             testing.print_table(results)
+            testing.print_failures(results)
             passed = sum(r.passed for r in results)
             failed = sum(r.failed for r in results)
             # A plain closing line that CI reads: test cases of the conformance suite and the runner.
@@ -97,5 +98,6 @@ def fuzz(impls: tuple[str, ...], max_examples: int, seconds: int) -> None:
             for stack in selected
         ]
     testing.print_table(results)
+    testing.print_failures(results)
     if not all(r.ok for r in results):
         sys.exit(1)

@@ -3,6 +3,12 @@ until its CPU ms per request over the last STEADY_WINDOWS windows lie within STE
 each other, or until the profile's cap. The same rule for every stack: a JIT gets the time it
 needs, and a stack that hit the cap is marked. `settled` is pure, for the tests.
 
+Only windows in which the app kept up count: one that used BOUND_SHARE or more of the app's CPU
+set measured the core, not the request (CPU per request = the core's milliseconds ÷ the rate,
+whatever a request costs). A JVM still compiling at a rate it cannot yet serve shows exactly
+that, a flat ~1000/rate ms per request, which three windows within 5% had taken for steady
+(results/experiments/2026-11-24-spread).
+
 A stack measured elsewhere (--target) shows no CPU to this machine: it is settled by its
 windows' p50 latency instead, within LATENCY_TOLERANCE, with the same windows and cap. Latency
 over a network wobbles more than CPU per request, hence the wider tolerance; the p50 and not the
@@ -15,6 +21,7 @@ import time
 from collections.abc import Callable, Sequence
 
 from bench.loadgen import LoadFigures
+from bench.measure.bounds import BOUND_SHARE, cpu_set
 from bench.measure.context import Context
 from bench.records import SteadyState
 from bench.scenarios import OPEN_TIMING, STEADY_TOLERANCE, STEADY_WINDOWS, Scenario
@@ -25,19 +32,28 @@ LATENCY_TOLERANCE = 0.10
 RunWindow = Callable[[float, int, str], LoadFigures]
 
 
-def settled(windows: Sequence[float | None], count: int = STEADY_WINDOWS, tolerance: float = STEADY_TOLERANCE) -> bool:
-    """The last `count` windows are known, positive, and within `tolerance` of their smallest."""
+def settled(
+    windows: Sequence[float | None],
+    shares: Sequence[float | None] | None = None,
+    count: int = STEADY_WINDOWS,
+    tolerance: float = STEADY_TOLERANCE,
+) -> bool:
+    """The last `count` windows are known, positive, kept up with (their app CPU share in
+    `shares`, when given, under BOUND_SHARE), and within `tolerance` of their smallest."""
     if len(windows) < count:
         return False
     last = windows[-count:]
+    if shares is not None and any(share is None or share >= BOUND_SHARE for share in shares[-count:]):
+        return False
     known = [w for w in last if w is not None and w > 0]
     if len(known) < count:
         return False
     return max(known) <= min(known) * (1 + tolerance)
 
 
-# Runs one window and gives the figure judged over the windows (None: unknown).
-WindowValue = Callable[[Callable[[], LoadFigures]], float | None]
+# Runs one window and gives the figure judged over the windows and the app's CPU share over it
+# (None: unknown, or not measured here).
+WindowValue = Callable[[Callable[[], LoadFigures]], tuple[float | None, float | None]]
 
 
 def _run_windows(
@@ -50,24 +66,29 @@ def _run_windows(
     tolerance: float,
     alive: Callable[[], bool],
     give_up_after: int | None = None,
-) -> tuple[list[float | None], float, bool]:
-    """Windows at the scenario's warm rate until their values settle, the cap, the stack's end or
-    `give_up_after` windows: (the values, seconds taken, settled)."""
+    judge_shares: bool = False,
+) -> tuple[list[float | None], list[float | None], float, bool]:
+    """Windows at the scenario's warm rate until their values settle (in windows the app kept up
+    with, if `judge_shares`), the cap, the stack's end or `give_up_after` windows: (the values,
+    the app's CPU shares, seconds taken, settled)."""
     timing = OPEN_TIMING[ctx.plan.profile]
     rate = scenario.warm_rate
     windows: list[float | None] = []
+    shares: list[float | None] = []
     started = time.monotonic()
     while True:
         elapsed = time.monotonic() - started
         ctx.display.update(f"{label}: steady state at {rate:,} req/s, window {len(windows) + 1} ({elapsed:.0f} s)")
-        windows.append(value(functools.partial(run_window, rate, timing.window_s, f"steady{len(windows) + 1}")))
-        if settled(windows, tolerance=tolerance):
-            return windows, round(time.monotonic() - started, 1), True
+        window, share = value(functools.partial(run_window, rate, timing.window_s, f"steady{len(windows) + 1}"))
+        windows.append(window)
+        shares.append(share)
+        if settled(windows, shares if judge_shares else None, tolerance=tolerance):
+            return windows, shares, round(time.monotonic() - started, 1), True
         if give_up_after is not None and len(windows) >= give_up_after:
             break
         if time.monotonic() - started + timing.window_s > timing.cap_s or not alive():
             break
-    return windows, round(time.monotonic() - started, 1), False
+    return windows, shares, round(time.monotonic() - started, 1), False
 
 
 def reach_steady_state(
@@ -76,15 +97,20 @@ def reach_steady_state(
     timing = OPEN_TIMING[ctx.plan.profile]
     app = ctx.roles.app
 
-    def cpu_ms_per_request(run: Callable[[], LoadFigures]) -> float | None:
+    app_cpus = len(cpu_set(ctx.roles.split.app))
+
+    def cpu_ms_per_request(run: Callable[[], LoadFigures]) -> tuple[float | None, float | None]:
         before = app.cpu_seconds() if app is not None else None
         figures = run()
         sent = figures.requests_sent or figures.requests
         if app is None or before is None or not sent:
-            return None
-        return (app.cpu_seconds() - before) * 1000 / sent
+            return None, None
+        cpu_s = app.cpu_seconds() - before
+        # Over the window's sending time, as a ladder step's share is: the load generator's
+        # start-up around it would dilute a saturated window below the mark.
+        return cpu_s * 1000 / sent, cpu_s / timing.window_s / app_cpus
 
-    windows, seconds, reached = _run_windows(
+    windows, shares, seconds, reached = _run_windows(
         ctx,
         scenario,
         run_window,
@@ -94,12 +120,14 @@ def reach_steady_state(
         alive=alive,
         # Without cgroups nothing can settle: the minimum windows, then on.
         give_up_after=STEADY_WINDOWS if app is None else None,
+        judge_shares=True,
     )
     return SteadyState(
         rate_rps=scenario.warm_rate,
         window_s=timing.window_s,
         cap_s=timing.cap_s,
         windows_cpu_ms_per_request=windows,
+        windows_app_cpu_share=shares,
         time_s=seconds,
         reached=reached,
     )
@@ -109,11 +137,11 @@ def reach_steady_latency(ctx: Context, scenario: Scenario, run_window: RunWindow
     """Steady state of a stack that runs elsewhere: its p50 latency settled over the windows."""
     timing = OPEN_TIMING[ctx.plan.profile]
 
-    def p50_ms(run: Callable[[], LoadFigures]) -> float | None:
+    def p50_ms(run: Callable[[], LoadFigures]) -> tuple[float | None, float | None]:
         figures = run()
-        return figures.latency_ms.p50 if figures.latency_ms is not None else None
+        return (figures.latency_ms.p50 if figures.latency_ms is not None else None), None
 
-    windows, seconds, reached = _run_windows(
+    windows, _, seconds, reached = _run_windows(
         ctx, scenario, run_window, label=label, value=p50_ms, tolerance=LATENCY_TOLERANCE, alive=lambda: True
     )
     return SteadyState(
