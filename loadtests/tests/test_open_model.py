@@ -173,15 +173,20 @@ def test_cpu_sets():
     assert cpu_set("0") == {0} and cpu_set("2-3") == {2, 3} and cpu_set("0,2-4") == {0, 2, 3, 4}
 
 
-def test_a_ceiling_is_limited_by_its_load_generator_only_when_that_did_most_of_the_work():
-    from bench.measure.bounds import ceiling_limited_by_loadgen
+def test_a_step_is_limited_by_its_load_generator_only_when_that_did_most_of_the_work():
+    from bench.measure.bounds import limited_by_loadgen
 
     # pgbench and PostgreSQL saturating CPU 1, PostgreSQL doing most: the database's limit.
-    assert not ceiling_limited_by_loadgen(_cpu(TWO_CORES, app=0.0, postgres=7.5, loadgen=1.5))
+    assert not limited_by_loadgen(_cpu(TWO_CORES, app=0.0, postgres=7.5, loadgen=1.5))
     # oha against nginx (on the app's core), PostgreSQL idle: the load generator's limit.
-    assert ceiling_limited_by_loadgen(_cpu(TWO_CORES, app=6.0, postgres=0.1, loadgen=9.0))
-    assert ceiling_limited_by_loadgen(_cpu(FOUR_CORES, app=5.0, postgres=0.1, loadgen=19.0))
-    assert not ceiling_limited_by_loadgen(_cpu(TWO_CORES, app=6.0, postgres=0.1, loadgen=5.0))
+    assert limited_by_loadgen(_cpu(TWO_CORES, app=6.0, postgres=0.1, loadgen=9.0))
+    assert limited_by_loadgen(_cpu(FOUR_CORES, app=5.0, postgres=0.1, loadgen=19.0))
+    assert not limited_by_loadgen(_cpu(TWO_CORES, app=6.0, postgres=0.1, loadgen=5.0))
+    # A stack's join-filter step where k6 and PostgreSQL filled CPU 1, k6 the larger: k6's limit,
+    # unless the stack filled its own core too.
+    assert limited_by_loadgen(_cpu(TWO_CORES, app=7.0, postgres=4.0, loadgen=5.5))
+    assert not limited_by_loadgen(_cpu(TWO_CORES, app=9.5, postgres=4.0, loadgen=5.5))
+    assert not limited_by_loadgen(_cpu(TWO_CORES, app=7.0, postgres=5.5, loadgen=4.0))
 
 
 class _Meter:

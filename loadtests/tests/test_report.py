@@ -414,3 +414,18 @@ def test_against_a_ceiling_that_held_every_rate_efficiency_is_an_upper_bound(tmp
     ceiling = _ceiling_ladder([250.0, 400.0, 630.0, 1000.0], None, bound=[])
     _, efficiency = _ladder_rows(tmp_path, [ceiling, laddered("fast", 1, [250.0, 400.0], 630.0)])
     assert efficiency["fast"] == "≤ 40%"
+
+
+def test_no_efficiency_for_a_stack_whose_ladder_its_load_generator_stopped(tmp_path):
+    ceiling = _ceiling_ladder([250.0, 400.0, 630.0], 1000.0, bound=["postgres+loadgen"])
+    ceiling["ladder"]["steps"][-1]["cpu"]["postgres_cpu_s"] = 8.0
+    # k6 and PostgreSQL filled CPU 1, k6 doing more of it; the stack's core had room left.
+    k6_bound = laddered("k6-bound", 1, [250.0, 400.0], 630.0)
+    step = k6_bound["ladder"]["steps"][-1]
+    step["cpu"] = cpu(0.6, bound=["postgres+loadgen"], shared=0.95)
+    step["cpu"]["loadgen_cpu_s"] = 3.0
+    _, efficiency = _ladder_rows(tmp_path, [ceiling, k6_bound, laddered("app-bound", 1, [250.0], 400.0)])
+    assert (
+        efficiency["k6-bound"] == "none: its ladder stopped where its load generator did most of the work on a full CPU"
+    )
+    assert efficiency["app-bound"] == "40%"

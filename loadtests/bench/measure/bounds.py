@@ -91,11 +91,14 @@ def client_bound(cpu: RoleCpu) -> bool:
     return "loadgen" in cpu.bound_by or "postgres+loadgen" in cpu.bound_by
 
 
-def ceiling_limited_by_loadgen(cpu: RoleCpu) -> bool:
-    """A ceiling stage that measured its load generator rather than the server it stands for:
-    the load generator saturated a set of its own, or the set it shares with PostgreSQL while
-    using at least as much of it as PostgreSQL did. (A database ceiling saturates the shared CPU
-    by design, PostgreSQL doing most of the work: that is the database's limit, not pgbench's.)"""
+def limited_by_loadgen(cpu: RoleCpu) -> bool:
+    """A step or stage that measured its load generator rather than the server under load: the
+    load generator saturated a set of its own, or the set it shares with PostgreSQL while using at
+    least as much of it as PostgreSQL did, and the server did not fill its own core as well. (A
+    database ceiling saturates the shared CPU by design, PostgreSQL doing most of the work: that
+    is the database's limit, not pgbench's.)"""
+    if "app" in cpu.bound_by:
+        return False
     if "loadgen" in cpu.bound_by:
         return True
     if "postgres+loadgen" in cpu.bound_by:

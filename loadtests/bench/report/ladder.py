@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TypeVar
 
-from bench.measure.bounds import ceiling_limited_by_loadgen
+from bench.measure.bounds import limited_by_loadgen
 from bench.records import LadderStep, RawResult
 from bench.report.figures import Cell, fmt, fmt_spread, median, noise_marks, spread
 
@@ -84,17 +84,26 @@ def _steady(cell: Cell) -> str:
     return text + (f" (cap hit in {capped} of {len(states)})" if capped else "")
 
 
+def _stopped_by_loadgen(cell: Cell) -> bool:
+    """A run whose step not held measured the load generator rather than the server."""
+    last_steps = [r.ladder.steps[-1] for r in cell.records if r.ladder is not None and r.ladder.steps]
+    return any(not s.held and s.cpu is not None and limited_by_loadgen(s.cpu) for s in last_steps)
+
+
 def efficiency(cell: Cell, ceiling: Cell | None) -> str:
-    """A stack's capacity as a share of its ceiling's, only where the ceiling's ladder measured the
-    ceiling: not where its load generator bound the step it could not hold, and as an upper bound
-    ("≤") where the ceiling held every rate offered (its capacity lies above the last rate)."""
+    """A stack's capacity as a share of its ceiling's, only where both ladders measured their
+    servers: not where a load generator bound the step not held (on two cores k6 shares CPU 1 with
+    PostgreSQL and can fill it before the stack or the database is at its limit), and as an upper
+    bound ("≤") where the ceiling held every rate offered (its capacity lies above the last rate)."""
     if ceiling is None or not has_ladder([ceiling]):
         return "–"
     if cell is ceiling:
         return "the ceiling"
-    last_steps = [r.ladder.steps[-1] for r in ceiling.records if r.ladder is not None and r.ladder.steps]
-    if any(not s.held and s.cpu is not None and ceiling_limited_by_loadgen(s.cpu) for s in last_steps):
+    if _stopped_by_loadgen(ceiling):
         return "none: the ceiling was bound by its load generator"
+    if _stopped_by_loadgen(cell):
+        return "none: its ladder stopped where its load generator did most of the work on a full CPU"
+    last_steps = [r.ladder.steps[-1] for r in ceiling.records if r.ladder is not None and r.ladder.steps]
     limit = median(_capacities(ceiling))
     mine = median(_capacities(cell))
     if not limit:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 
-from bench.measure.bounds import ceiling_limited_by_loadgen
+from bench.measure.bounds import limited_by_loadgen
 from bench.records import RawResult, StackInfo
 from bench.report.figures import MIB, Cell, fmt, fmt_spread, median, noise_marks
 from bench.report.ladder import has_ladder, ladder_table
@@ -124,10 +124,10 @@ def dialect_note(hal_spec: str) -> str:
 
 def _efficiency(cell: Cell, vus: int, ceiling: Cell | None) -> str:
     """Requests/s as a share of the ceiling's at the same stage; none against a ceiling stage
-    that measured its load generator rather than the ceiling (bounds.ceiling_limited_by_loadgen)."""
+    that measured its load generator rather than the ceiling (bounds.limited_by_loadgen)."""
     if ceiling is None or cell is ceiling or not ceiling.records:
         return ""
-    if any(s.cpu is not None and ceiling_limited_by_loadgen(s.cpu) for s in ceiling.stage_values(vus, lambda s: s)):
+    if any(s.cpu is not None and limited_by_loadgen(s.cpu) for s in ceiling.stage_values(vus, lambda s: s)):
         return "none: the ceiling was bound by its load generator"
     mine, limit = cell.rps(vus), ceiling.rps(vus)
     if not mine or not limit or not limit.median:
