@@ -12,6 +12,8 @@ LOGS = HOME / "logs"
 BIN = HOME / "bin"
 DB_DIR = ROOT / "db"
 SPEC_DIR = ROOT / "spec"
+# Where `--output` experiments that are kept go (results/experiments/DATE-NAME/), by convention.
+EXPERIMENTS = ROOT / "results" / "experiments"
 
 
 def ensure_dirs() -> None:

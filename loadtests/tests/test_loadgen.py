@@ -150,10 +150,27 @@ def test_the_estimate_follows_earlier_runs():
     assert plan.estimate_seconds() < first
 
 
-def test_the_estimate_reads_earlier_runs_from_their_raw_files(tmp_path):
+def test_the_estimate_reads_the_latest_earlier_run_from_any_raw_directory(tmp_path):
+    import json
+
+    from bench import paths
     from bench.measure import observed_runs
 
     assert observed_runs(tmp_path / "none") == {}
+    measured = json.loads(
+        (paths.EXPERIMENTS / "2026-11-24-ladder/raw/quick/go-gin--join-filter--run1.json").read_text()
+    )
+    older, newer = tmp_path / "published", tmp_path / "experiment"
+    for directory, started, steady_s in (
+        (older, "2026-11-20T10:00:00+00:00", 90.0),
+        (newer, "2026-11-24T10:00:00+00:00", 18.1),
+    ):
+        directory.mkdir()
+        record = dict(measured, started_at=started, steady_state=dict(measured["steady_state"], time_s=steady_s))
+        (directory / "go-gin--join-filter--run1.json").write_text(json.dumps(record))
+    expected = scenarios.Observed(steady_s=18.1, ladder_steps=len(measured["ladder"]["steps"]))
+    assert observed_runs(newer, older) == {("go-gin", "join-filter"): expected}
+    assert observed_runs(older, newer) == {("go-gin", "join-filter"): expected}
 
 
 def test_ceilings_fault_runs_and_the_memory_ladder_run_no_ladder():

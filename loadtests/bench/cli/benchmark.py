@@ -164,7 +164,11 @@ def run(
         fault=fault,
         ceilings=ceilings and not (mem_ladder or fault or profile == "soak") and target_url is None,
     )
-    plan.observed = measure.observed_runs(where_to.output / "raw" / profile)
+    plan.observed = measure.observed_runs(
+        where_to.output / "raw" / profile,
+        paths.result_paths(profile, None).output / "raw" / profile,
+        *paths.EXPERIMENTS.glob(f"*/raw/{profile}"),
+    )
     estimate = plan.estimate_seconds() * (len(measure.MEM_LADDER_MIB) if mem_ladder else 1)
     if target_url is not None:
         # One stack, whether named or not (an unnamed target has no manifest in plan.stacks).

@@ -75,20 +75,30 @@ class Plan:
         return self.repeat * total
 
 
-def observed_runs(raw_dir: Path) -> dict[tuple[str, str], Observed]:
-    """Time to steady state and ladder steps of the latest earlier run of each stack × scenario."""
+def observed_runs(*raw_dirs: Path) -> dict[tuple[str, str], Observed]:
+    """Time to steady state and ladder steps of the latest earlier run (by its start) of each
+    stack × scenario in any of `raw_dirs`: an experiment's output is followed as well as the
+    published results."""
     from bench.records import RawResult
 
-    found: dict[tuple[str, str], Observed] = {}
-    for path in sorted(raw_dir.glob("*.json")) if raw_dir.is_dir() else []:
-        try:
-            record = RawResult.read(path)
-        except (OSError, ValueError):
-            continue
-        if record.steady_state is None and record.ladder is None:
-            continue
-        found[(record.stack.name, record.scenario)] = Observed(
-            steady_s=record.steady_state.time_s if record.steady_state else None,
-            ladder_steps=len(record.ladder.steps) if record.ladder else None,
-        )
-    return found
+    latest: dict[tuple[str, str], tuple[str, Observed]] = {}
+    for raw_dir in raw_dirs:
+        for path in sorted(raw_dir.glob("*.json")) if raw_dir.is_dir() else []:
+            try:
+                record = RawResult.read(path)
+            except (OSError, ValueError):
+                continue
+            if record.steady_state is None and record.ladder is None:
+                continue
+            key = (record.stack.name, record.scenario)
+            started = str(record.started_at or "")
+            if key in latest and latest[key][0] > started:
+                continue
+            latest[key] = (
+                started,
+                Observed(
+                    steady_s=record.steady_state.time_s if record.steady_state else None,
+                    ladder_steps=len(record.ladder.steps) if record.ladder else None,
+                ),
+            )
+    return {key: observed for key, (_, observed) in latest.items()}
