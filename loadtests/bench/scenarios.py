@@ -51,7 +51,8 @@ OPEN_TIMING = {
     "quick": OpenTiming(step_s=5, oha_step_s=10, window_s=4, cap_s=120, replication_stage_s=3),
     "full": OpenTiming(step_s=60, oha_step_s=60, window_s=5, cap_s=600, replication_stage_s=600),
 }
-# Consecutive windows whose app CPU ms per request must lie within STEADY_TOLERANCE of each other.
+# Consecutive windows whose app CPU ms per request must lie within STEADY_TOLERANCE of each other,
+# and whose mean must lie within it of the mean of as many windows before them.
 STEADY_WINDOWS = 3
 STEADY_TOLERANCE = 0.05
 
@@ -238,7 +239,7 @@ JOB_S = 8.0
 # Without an earlier run of the same stack × scenario to go by: the share of the ladder's steps a
 # stack runs (it stops at the first it cannot hold) and the steady-state windows it needs.
 DEFAULT_LADDER_SHARE = 0.7
-DEFAULT_STEADY_WINDOWS = STEADY_WINDOWS + 1
+DEFAULT_STEADY_WINDOWS = 2 * STEADY_WINDOWS + 1
 
 
 @dataclass(frozen=True)

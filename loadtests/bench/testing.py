@@ -8,6 +8,7 @@ import time
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from rich.table import Table
 
@@ -16,6 +17,9 @@ from bench.console import console
 from bench.errors import BenchError
 from bench.manifest import Stack
 from bench.postgres import Cluster
+
+if TYPE_CHECKING:
+    from bench.records import RawResult
 
 
 @dataclass
@@ -302,6 +306,25 @@ def print_failures(results: list[StackResult]) -> None:
 SMOKE_STACK = "go-gin"
 
 
+def smoke_verdict(records: list[RawResult], problems: list[str], *, expected_runs: int) -> tuple[bool, str]:
+    """Whether a smoke run proved the pipeline: every run complete and recorded, its files valid,
+    no write lost, no status the contract does not give. A 503 is the contract's answer when the
+    pool's 5 s wait runs out, which a smoke's 200 VUs on a machine busy with CI can cause: it is
+    counted and shown, and does not fail the pipeline."""
+    failed = [r for r in records if r.failed]
+    statuses = [(status, count) for r in records for stage in r.stages for status, count in stage.errors.items()]
+    overloaded = sum(count for status, count in statuses if status == "503")
+    unexpected = sum(count for status, count in statuses if status != "503")
+    lost = sum(r.lost_writes.lost_writes for r in records if r.lost_writes is not None)
+    ok = not failed and not problems and unexpected == 0 and lost == 0 and len(records) == expected_runs
+    summary = (
+        f"{len(records)} runs, {len(failed)} failed, {unexpected} unexpected statuses"
+        + (f" ({overloaded} × 503 from the pool's wait, allowed)" if overloaded else "")
+        + f", {lost} lost writes, {len(problems)} schema problems"
+    )
+    return ok, summary
+
+
 def run_smoke(stack: Stack, cluster: Cluster) -> StackResult:
     """`./bench run STACK --profile smoke` end to end, its raw JSON validated against the schema."""
     import json
@@ -325,13 +348,7 @@ def run_smoke(stack: Stack, cluster: Cluster) -> StackResult:
     for raw in sorted((output / "raw" / "smoke").glob("*.json")):
         problems += [f"{raw.name}: {p}" for p in schema.validate_raw(json.loads(raw.read_text()))]
     failed = [r for r in records if r.failed]
-    errors = sum(s.error_count for r in records for s in r.stages)
-    lost = sum(r.lost_writes.lost_writes for r in records if r.lost_writes is not None)
-    ok = not failed and not problems and errors == 0 and lost == 0 and len(records) == 2 * len(scenarios.SCENARIOS)
-    summary = (
-        f"{len(records)} runs, {len(failed)} failed, {errors} unexpected statuses, {lost} lost writes, "
-        f"{len(problems)} schema problems"
-    )
+    ok, summary = smoke_verdict(records, problems, expected_runs=2 * len(scenarios.SCENARIOS))
     result.steps["benchmark"] = Step(ok, summary)
     result.passed, result.failed = (1, 0) if ok else (0, 1)
     console.print(f"smoke run: {summary}")

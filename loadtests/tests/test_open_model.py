@@ -77,10 +77,19 @@ def test_capacity_is_the_highest_rate_held_before_the_first_step_not_held():
 
 
 def test_cpu_per_request_that_settles_is_steady():
-    # A JIT compiling: CPU per request falls, then flattens within 5%.
+    # A JIT compiling: CPU per request falls, then flattens within 5% for two sets of three windows.
     assert not settled([2.5, 1.9, 1.4])
     assert not settled([2.5, 1.9, 1.4, 1.1, 1.02])
-    assert settled([2.5, 1.9, 1.4, 1.1, 1.02, 1.0, 1.04])
+    # Three windows flat, but the three before them were 44% dearer: still getting cheaper.
+    assert not settled([2.5, 1.9, 1.4, 1.1, 1.02, 1.0, 1.04])
+    assert settled([2.5, 1.9, 1.4, 1.1, 1.02, 1.0, 1.04, 1.01, 1.03, 1.0])
+
+
+def test_three_flat_windows_after_a_step_down_are_not_steady():
+    # Flat within 5%, then a step 15% cheaper, then flat again: the step resets the judgement.
+    windows = [4.0, 3.95, 3.97, 3.9, 3.4, 3.35, 3.37]
+    assert not any(settled(windows[:n]) for n in range(len(windows) + 1))
+    assert settled([*windows, 3.36, 3.38, 3.35])
 
 
 def test_cpu_per_request_that_oscillates_is_not_steady():
@@ -96,39 +105,48 @@ def test_cpu_per_request_that_never_settles_is_not_steady():
 def test_a_plateau_at_a_saturated_core_is_not_steady():
     # A JVM still compiling at 250 req/s, more than it can serve yet: its core is full, and CPU
     # per request reads 1000 / 250 = 4 ms whatever a request costs, flat within 5%.
-    windows = [26.9, 11.0, 5.5, 4.3, 3.99, 4.01, 3.82]
+    windows = [26.9, 11.0, 5.5, 4.02, 3.99, 4.01, 3.98, 4.03, 3.99]
     shares = [w * 250 / 1000 for w in windows]
     assert settled(windows)  # the rule without shares is fooled
     assert not settled(windows, shares)
     # Compiled, it needs a quarter of the core: those windows count.
-    windows += [1.1, 1.05, 1.07, 1.08]
-    shares += [w * 250 / 1000 for w in windows[-4:]]
+    windows += [1.1, 1.05, 1.07, 1.08, 1.06, 1.07, 1.05]
+    shares += [w * 250 / 1000 for w in windows[-7:]]
+    assert not settled(windows[:-3], shares[:-3])  # the three before the last still include the plateau
     assert settled(windows, shares)
     assert not settled([1.0, 1.0, 1.0], [0.25, None, 0.25])
 
 
 def test_the_measured_java_plateaus_are_not_steady():
-    # The three quick runs of java-spring's join-filter that gave capacities 250, 630 and 1,000:
-    # two were declared steady on the saturated plateau. With shares none of them settles before
-    # its CPU per request leaves it (the app's share is CPU ms × rate over the window).
-    root = Path(__file__).parents[2] / "results/experiments/2026-11-24-spread/raw/quick"
-    for path in sorted(root.glob("java-spring--join-filter--run*.json")):
+    # Four quick runs of java-spring's join-filter whose warm-up was declared over while the CPU
+    # per request was still to fall to a third: three at 250 req/s (capacities 250, 630 and
+    # 1,000 after them), two of them on the saturated plateau near 4 ms, and one at 3.3 ms with
+    # its core 83% busy, the ladder after it measuring 2.7, 2.0 and 1.5 ms. Under the rule none
+    # settles before its CPU per request is below 2 ms. Files from before the app's share was
+    # recorded get it from CPU ms × rate.
+    experiments = Path(__file__).parents[2] / "results/experiments"
+    paths = sorted(experiments.glob("2026-11-24-spread/raw/quick/java-spring--join-filter--run*.json"))
+    paths.append(experiments / "2026-11-24-java/raw/quick/java-spring--join-filter--run1.json")
+    declared_early = 0
+    for path in paths:
         steady = RawResult.read(path).steady_state
         assert steady is not None
         windows = steady.windows_cpu_ms_per_request
-        shares = [w * steady.rate_rps / 1000 if w is not None else None for w in windows]
-        declared = next((n for n in range(len(windows) + 1) if settled(windows[:n])), None)
+        shares = steady.windows_app_cpu_share or [
+            w * steady.rate_rps / 1000 if w is not None else None for w in windows
+        ]
+        declared_early += steady.reached and windows[-1] is not None and windows[-1] > 3.0
         held = next((n for n in range(len(windows) + 1) if settled(windows[:n], shares[:n])), None)
-        if declared is not None:
-            assert 3.5 < windows[declared - 1] < 4.5, path.name
         assert held is None or windows[held - 1] < 2.0, path.name
+    assert declared_early == 3
 
 
 def test_fewer_than_three_windows_or_unknown_ones_are_not_steady():
     assert not settled([1.0, 1.0])
     assert not settled([1.0, None, 1.0])
     assert not settled([1.0, 0.0, 1.0])
-    assert settled([None, 1.0, 1.0, 1.0])
+    assert not settled([None, 1.0, 1.0, 1.0, 1.0, 1.0])
+    assert settled([None, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0])
 
 
 TWO_CORES = CpuSplit(app="0", postgres="1", loadgen="1")

@@ -177,3 +177,32 @@ def test_failed_steps_are_repeated_after_the_table_with_their_logs_tail(tmp_path
     assert "test_replace - 500" in out
     assert "line 39" in out and "line 10\n" not in out
     assert "built" not in out and "mypy" not in out
+
+
+def _smoke_record(errors=None, *, failed=None, lost=0):
+    from types import SimpleNamespace
+
+    return SimpleNamespace(
+        failed=failed,
+        stages=[SimpleNamespace(errors=errors or {})],
+        lost_writes=SimpleNamespace(lost_writes=lost),
+    )
+
+
+def test_a_smoke_run_allows_the_contracts_503_and_nothing_else_unexpected():
+    clean = [_smoke_record(), _smoke_record()]
+    assert testing.smoke_verdict(clean, [], expected_runs=2) == (
+        True,
+        "2 runs, 0 failed, 0 unexpected statuses, 0 lost writes, 0 schema problems",
+    )
+    ok, summary = testing.smoke_verdict([_smoke_record({"503": 14}), _smoke_record()], [], expected_runs=2)
+    assert ok and "0 unexpected statuses (14 × 503 from the pool's wait, allowed)" in summary
+    for records, problems in (
+        ([_smoke_record({"503": 3, "500": 1}), _smoke_record()], []),
+        ([_smoke_record({"0": 2}), _smoke_record()], []),
+        ([_smoke_record(lost=1), _smoke_record()], []),
+        ([_smoke_record(failed="exit 1"), _smoke_record()], []),
+        ([_smoke_record()], []),
+        (clean, ["x.json: 'stages' is a required property"]),
+    ):
+        assert not testing.smoke_verdict(records, problems, expected_runs=2)[0]

@@ -289,7 +289,8 @@ def _memory_table_with_steady_state(
         "## Memory, start-up and steady state",
         "",
         "Time to steady state: the warm-up at each scenario's moderate fixed rate until the app's CPU "
-        "ms per request over three consecutive windows lay within 5% (median over scenarios and runs; "
+        "ms per request over three consecutive windows, each with the app under 90% of its core, lay within "
+        "5% of each other and of the three before them (median over scenarios and runs; "
         "the longest beside it); a run that hit the profile's cap is counted.",
         "",
         "| stack | idle MiB | peak MiB (any scenario) | start-up to healthy, s | time to steady state, s | cap hit |",
