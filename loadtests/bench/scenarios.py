@@ -47,7 +47,7 @@ class OpenTiming:
 
 
 OPEN_TIMING = {
-    "smoke": OpenTiming(step_s=3, oha_step_s=3, window_s=2, cap_s=10, replication_stage_s=3),
+    "smoke": OpenTiming(step_s=3, oha_step_s=3, window_s=2, cap_s=20, replication_stage_s=3),
     "quick": OpenTiming(step_s=5, oha_step_s=10, window_s=4, cap_s=120, replication_stage_s=3),
     "full": OpenTiming(step_s=60, oha_step_s=60, window_s=5, cap_s=600, replication_stage_s=600),
 }
@@ -196,7 +196,7 @@ SCENARIOS: dict[str, Scenario] = {
                 "category_create",
             ),
             writes=True,
-            rates=(250, 400, 630, 1000),
+            rates=(100, 160, 250, 400, 630, 1000),
             objective_ms=250.0,
         ),
         Scenario(

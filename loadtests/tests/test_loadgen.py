@@ -122,11 +122,11 @@ def _quick(stacks: int, repeat: int = 1, **kwargs) -> Plan:
     return Plan(named, list(scenarios.SCENARIOS.values()), "quick", repeat, default_split(2), Path("results"), **kwargs)
 
 
-def test_the_quick_suite_of_nine_stacks_is_estimated_at_under_50_minutes_before_any_run():
-    # The model before any run (steady in four windows, 70% of the rates climbed). What a run
+def test_the_quick_suite_of_nine_stacks_is_estimated_at_under_an_hour_before_any_run():
+    # The model before any run (steady in seven windows, 70% of the rates climbed). What a run
     # really takes follows it (test_the_estimate_follows_earlier_runs): the JVMs' steady state
     # makes it longer; docs/method.md gives the measured time.
-    assert 30 * 60 < _quick(9).estimate_seconds() <= 50 * 60
+    assert 45 * 60 < _quick(9).estimate_seconds() <= 60 * 60
 
 
 def test_repeats_multiply_the_estimate():

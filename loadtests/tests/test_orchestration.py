@@ -130,8 +130,8 @@ def test_a_whole_ladder_runs_after_steady_state_and_stops_at_the_first_step_not_
     join, avatar = run_plan(plan, pg_cluster, tools, CAPS)
 
     assert join.steady_state is not None and join.steady_state.reached
-    # 1 ms of the app's CPU per request in every window: settled after the first three.
-    assert join.steady_state.windows_cpu_ms_per_request == pytest.approx([1.0, 1.0, 1.0])
+    # 1 ms of the app's CPU per request in every window: settled after the first six.
+    assert join.steady_state.windows_cpu_ms_per_request == pytest.approx([1.0] * 6)
     assert join.steady_state.rate_rps == SCENARIOS["join-filter"].warm_rate
     ladder = join.ladder
     assert ladder is not None and ladder.objective_p99_ms == 100
