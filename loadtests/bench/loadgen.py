@@ -63,6 +63,8 @@ class K6Summary(BaseModel):
     stages: list[LoadFigures]
     writes: K6Writes
     total_requests: int
+    run_seconds: float | None = None
+    """How long its scenarios ran (graceful stop included, start-up and summary not)."""
 
 
 def k6_command(

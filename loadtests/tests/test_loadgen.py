@@ -28,6 +28,7 @@ K6_SUMMARY = {
     ],
     "writes": {"items_created": 3, "items_deleted": 1, "categories_created": 0},
     "total_requests": 130,
+    "run_seconds": 12.4,
 }
 
 
@@ -36,6 +37,7 @@ def test_k6_summary_of_this_repository(tmp_path):
     path.write_text(json.dumps(K6_SUMMARY))
     summary = loadgen.parse_k6_summary(path)
     assert summary.writes.items_created == 3 and summary.total_requests == 130
+    assert summary.run_seconds == 12.4
     (stage,) = summary.stages
     assert (stage.vus, stage.errors, stage.latency_ms.p99 if stage.latency_ms else None) == (50, {"503": 2}, 3)
 

@@ -1,5 +1,8 @@
 """What is measured around a stage, and where each role runs: with cgroups, and without."""
 
+import time
+
+import pytest
 from conftest import fake_cgroup_v1
 
 from bench.loadgen import LoadFigures
@@ -71,3 +74,20 @@ def test_with_cgroups_the_app_cost_comes_from_its_group(tmp_path):
     assert stage.app_peak_memory_bytes == 90 << 20 and stage.oom_kills == 1 and stage.oom
     assert stage.loadgen_cpu_share == 0.0 and stage.client_bound is False
     assert "1 kill(s) at its 256 MiB cap" in roles.oom_note()
+
+
+def test_shares_are_over_the_time_the_load_ran_not_the_load_generators_whole_process(tmp_path):
+    root = fake_cgroup_v1(tmp_path / "cgroup")
+    roles = Roles(SPLIT, CAPS, [], root=root)
+    app, loadgen = (root / "cpuacct" / roles.cg.parent / role for role in ("app", "loadgen"))
+    for group in (app, loadgen):
+        (group / "cpuacct.usage").write_text("0")
+    with StageMeter(roles, Statements(per_call=0)) as meter:
+        # k6 starting up, then 0.1 s of load in which the app used 0.05 s of its core.
+        time.sleep(0.3)
+        (app / "cpuacct.usage").write_text("50000000")
+    closed = meter.stage(FIGURES.model_copy(update={"active_s": 0.1}))
+    assert closed.cpu is not None and closed.cpu.app_cpu_share == pytest.approx(0.5)
+    # Without the run's own time, the whole process's wall time dilutes the share.
+    whole = meter.stage(FIGURES)
+    assert whole.cpu is not None and whole.cpu.app_cpu_share < 0.2

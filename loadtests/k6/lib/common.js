@@ -325,6 +325,12 @@ function writesCounted(data) {
   };
 }
 
+// How long the scenarios ran, graceful stop included, without k6's start-up and summary: the
+// runner divides the roles' CPU by it, which the wall time of the whole process would dilute.
+function runSeconds(data) {
+  return data.state && data.state.testRunDurationMs ? data.state.testRunDurationMs / 1000 : null;
+}
+
 function rateSummary(scenario, endpoints, data) {
   const duration = Number(__ENV.DURATION || 10);
   const rate = Number(__ENV.RATE);
@@ -338,6 +344,7 @@ function rateSummary(scenario, endpoints, data) {
     stages: [{ vus: vusMax || 1, offered_rps: rate, dropped_iterations: count(data, 'dropped_iterations'), ...figures }],
     writes: writesCounted(data),
     total_requests: count(data, 'operation_duration'),
+    run_seconds: runSeconds(data),
   };
   const file = __ENV.SUMMARY || `k6-${scenario}.json`;
   const s = result.stages[0];
@@ -362,6 +369,7 @@ export function summary(scenario, stages, endpoints, data) {
     })),
     writes: writesCounted(data),
     total_requests: count(data, 'operation_duration'),
+    run_seconds: runSeconds(data),
   };
   const file = __ENV.SUMMARY || `k6-${scenario}.json`;
   const lines = result.stages.map((s) => `${scenario} @ ${s.vus} VUs: ${s.rps.toFixed(0)} req/s, `

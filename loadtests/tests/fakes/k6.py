@@ -73,6 +73,7 @@ def main(args):
         "stages": stages,
         "writes": {"items_created": 0, "items_deleted": 0, "categories_created": 0},
         "total_requests": sent,
+        "run_seconds": seconds,
     }
     Path(env["SUMMARY"]).write_text(json.dumps(summary))
     if cgroup.enabled():
