@@ -184,7 +184,9 @@ def test_odd_item_bodies_are_400_and_write_nothing(client, body):
 
 @pytest.mark.parametrize("raw", [b"", b"\n", b"\r\n\r\n", b"# a comment", b"/categories/1\n/categories/2",
                                  b"/categories/1\r\n\r\n/categories/2", b"garbage", b"/categories/abc",
-                                 b"/categories/%zz", b"::", b"/categories/99999999999999999999", b"\x00"])
+                                 b"/categories/%zz", b"::", b"/categories/99999999999999999999", b"\x00",
+                                 b"{", b"a{b", b"/categories/{id}", b"/categories/1{",
+                                 b"\xf2\x93\x81\x9e{\xf2\xa9\xac\x82", b"/categories/", b"/", b"http://host"])
 def test_odd_category_links_are_4xx_and_move_nothing(client, raw):
     answer = fuzzer_only(client, "PUT", "/items/2/category", content=raw, headers={"Content-Type": "text/uri-list"})
     assert answer is not None and 400 <= answer < 500, f"PUT /items/2/category {raw!r}: {answer}"

@@ -59,7 +59,8 @@ class BadInputTest {
 	}
 
 	@ParameterizedTest
-	@ValueSource(strings = { "", "\n", "\r\n\r\n", "# nothing", "/categories/1\r\n\r\n/categories/2", "garbage" })
+	@ValueSource(strings = { "", "\n", "\r\n\r\n", "# nothing", "/categories/1\r\n\r\n/categories/2", "garbage",
+			"{", "a{b", "/categories/{id}", "/categories/1{", "\uD88C\uDC5E{\uD866\uDF02", "/categories/", "/", "http://host" })
 	void oddUriListsAre400(String body) throws Exception {
 		this.mvc.perform(put("/items/3/category").contentType("text/uri-list").content(body))
 			.andExpect(status().isBadRequest());
