@@ -73,11 +73,17 @@ def test_paging_falls_back_instead_of_failing(client, query, number, size):
     assert [i["id"] for i in content] == list(range(number * size + 1, number * size + size + 1))
 
 
-@pytest.mark.parametrize("query", ["page=2147483647&size=100", "page=1073741824&size=2"])
+@pytest.mark.parametrize("query", ["page=2147483647&size=100", "page=1073741824&size=2", "page=2147483647&size=1"])
 @pytest.mark.parametrize("path", ["/items", "/categories", "/items/search/byCategory?categoryId=1&"])
-def test_a_page_past_the_largest_offset_is_400(client, path, query):
+def test_a_page_past_the_largest_offset_or_without_a_next_page_number_is_400(client, path, query):
+    """spec/hal.md, "Paging and sorting": page 2147483647 has no next page an int can number."""
     separator = "" if path.endswith("&") else "?"
     assert_message(client.get(f"{path}{separator}{query}"), 400)
+
+
+def test_the_last_page_an_int_can_follow_is_an_empty_page(client):
+    page = assert_hal(client.get("/categories?page=2147483646&size=1"))
+    assert assert_page(page, "categories", size=1, number=2147483646, total=seed.CATEGORIES) == []
 
 
 @pytest.mark.parametrize("query", ["categoryId=abc", "categoryId=1.5", "categoryId=99999999999999999999",

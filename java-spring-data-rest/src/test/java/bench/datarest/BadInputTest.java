@@ -32,7 +32,8 @@ class BadInputTest {
 	@ParameterizedTest
 	@ValueSource(strings = { "/items/abc", "/items/1.5", "/items/99999999999999999999", "/categories/abc",
 			"/items/abc/category", "/items/search/byCategory?categoryId=abc", "/items?page=2147483647&size=100",
-			"/categories?page=1073741824&size=2" })
+			"/categories?page=1073741824&size=2", "/categories?page=2147483647&size=1",
+			"/items/search/byCategory?categoryId=1&page=2147483647&size=1" })
 	void unreadableParametersAre400(String path) throws Exception {
 		this.mvc.perform(get(path)).andExpect(status().isBadRequest()).andExpect(jsonPath("$.message").isString());
 	}

@@ -35,6 +35,11 @@ class UnreadableInputHandler {
 
 	private static final String URI_DECODE_METHOD = "uriDecode";
 
+	/** Where a page request with a negative index is refused. */
+	private static final String PAGE_REQUEST_CLASS = "org.springframework.data.domain.AbstractPageRequest";
+
+	private static final String CONSTRUCTOR = "<init>";
+
 	/** A path id, a search parameter or a linked URI that is not of its type ({@code /items/abc}). */
 	@ExceptionHandler({ ConversionFailedException.class, QueryMethodParameterConversionException.class })
 	ResponseEntity<ExceptionMessage> unconvertible(RuntimeException ex) {
@@ -51,19 +56,31 @@ class UnreadableInputHandler {
 	}
 
 	/**
-	 * {@code ?sort=a%25}: Spring Data decodes each {@code sort} value once more after the servlet
-	 * container has decoded the query, so a literal {@code %} reads as a broken escape and
-	 * {@code StringUtils.uriDecode} throws. Only that throw is a 400; any other
-	 * IllegalArgumentException keeps Spring Data REST's answer.
+	 * Two IllegalArgumentExceptions that bad query values cause, each told by where it was thrown:
+	 * <ul>
+	 * <li>{@code ?sort=a%25}: Spring Data decodes each {@code sort} value once more after the
+	 * servlet container has decoded the query, so a literal {@code %} reads as a broken escape and
+	 * {@code StringUtils.uriDecode} throws;</li>
+	 * <li>{@code ?page=2147483647&size=1}: the page's first row fits JPA's int offset, but the
+	 * page's next link is page + 1, which overflows to a negative index, and
+	 * {@code PageRequest} refuses it.</li>
+	 * </ul>
+	 * Any other IllegalArgumentException keeps Spring Data REST's answer.
 	 */
 	@ExceptionHandler
-	ResponseEntity<ExceptionMessage> sortEscape(IllegalArgumentException ex) {
+	ResponseEntity<ExceptionMessage> queryValue(IllegalArgumentException ex) {
 		StackTraceElement[] trace = ex.getStackTrace();
-		if (trace.length == 0 || !URI_DECODE_CLASS.equals(trace[0].getClassName())
-				|| !URI_DECODE_METHOD.equals(trace[0].getMethodName())) {
-			throw ex;
+		if (trace.length > 0 && thrownBy(trace[0], URI_DECODE_CLASS, URI_DECODE_METHOD)) {
+			return badRequest("a query parameter holds a malformed percent-escape");
 		}
-		return badRequest("a query parameter holds a malformed percent-escape");
+		if (trace.length > 0 && thrownBy(trace[0], PAGE_REQUEST_CLASS, CONSTRUCTOR)) {
+			return badRequest("page is past the last page whose next page an int can number (2147483646)");
+		}
+		throw ex;
+	}
+
+	private static boolean thrownBy(StackTraceElement frame, String className, String methodName) {
+		return className.equals(frame.getClassName()) && methodName.equals(frame.getMethodName());
 	}
 
 	private static ResponseEntity<ExceptionMessage> badRequest(String message) {
