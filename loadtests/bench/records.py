@@ -357,7 +357,14 @@ class RawResult(RunHeader):
     startup_s: NonNegativeFloat | None = None
     """Seconds from start to the first healthy /health."""
     idle_memory_bytes: NonNegativeInt | None = None
+    served_before: list[ScenarioName] | None = None
+    """The scenarios the same process of the stack served earlier in this repeat, in order: the
+    open model keeps a stack up across its scenarios and replaces the database under it. [] on
+    the scenario that started it; absent where every scenario started the stack afresh (the
+    soak, the memory ladder, a fault run, and records from before 2026-11-25). startup_s and
+    idle_memory_bytes are that process's, taken when it started."""
     app_exit_code: int | None = None
+    """Null while the process goes on to the next scenario."""
     stages: list[Stage]
     """The original study's closed-model stages (the replication)."""
     steady_state: SteadyState | None = None

@@ -429,3 +429,21 @@ def test_no_efficiency_for_a_stack_whose_ladder_its_load_generator_stopped(tmp_p
         efficiency["k6-bound"] == "none: its ladder stopped where its load generator did most of the work on a full CPU"
     )
     assert efficiency["app-bound"] == "40%"
+
+
+def test_start_up_idle_memory_and_the_cold_steady_state_come_from_the_scenario_that_started_the_process(tmp_path):
+    """A repeat runs a stack's scenarios on one process: the later records carry its start-up
+    and idle memory again, and their warm-ups start from a warm process."""
+    first = laddered("jvm", 1, [250.0, 400.0], 630.0, steady=110.0)
+    first.update(served_before=[], startup_s=4.0, idle_memory_bytes=200 << 20, app_exit_code=None)
+    later = laddered("jvm", 1, [250.0, 400.0], 630.0, steady=16.0)
+    later.update(scenario="read-heavy", served_before=["join-filter"], startup_s=4.0, idle_memory_bytes=200 << 20)
+    fresh = laddered("go", 1, [250.0, 400.0], 630.0, steady=12.0)
+    for r in (first, later, fresh):
+        assert schema.validate_raw(r) == []
+    write(tmp_path / "raw", [first, later, fresh])
+    text = report.render(tmp_path / "raw", tmp_path / "results.md", tmp_path / "charts").read_text()
+    memory = text[text.index("## Memory, start-up and steady state") :]
+    assert "| jvm | 200 | 100 | 4.00 | 110 (max 110) | 16 (max 16) | 0 |" in memory
+    # Records from a fresh process per scenario (before one process per repeat) count as from start.
+    assert "| go | 20 | 100 | 1.50 | 12 (max 12) | – | 0 |" in memory

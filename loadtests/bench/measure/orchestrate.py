@@ -15,7 +15,7 @@ from bench.measure.context import Context
 from bench.measure.display import Display
 from bench.measure.plan import MEM_LADDER_MIB, Plan
 from bench.measure.roles import Roles
-from bench.measure.stack_run import run_stack, stack_info
+from bench.measure.stack_run import Session, run_stack, stack_info
 from bench.measure.verdict import step_failed, summary_line, with_note
 from bench.postgres import Cluster
 from bench.records import SCHEMA_VERSION, Cap, Caps, RawResult, RunHeader
@@ -71,7 +71,8 @@ def execute_ladder(plan: Plan, cluster: Cluster) -> list[RawResult]:
 
 def run_plan(plan: Plan, cluster: Cluster, tool_paths: dict[str, Path], caps: Caps) -> list[RawResult]:
     """Every job of the plan with the tools and caps given: the ceilings first, then each
-    stack × scenario, `repeat` times. One stack failing to start or crashing ends only its job."""
+    stack × scenario, `repeat` times, repeat-major. One stack failing to start or crashing ends
+    only its job; the next scenario starts it again."""
     roles = Roles(plan.split, caps, plan.warnings, plan.cgroup_root)
     try:
         for warning in plan.warnings:
@@ -86,29 +87,47 @@ def run_plan(plan: Plan, cluster: Cluster, tool_paths: dict[str, Path], caps: Ca
         )
         roles.place_postgres(cluster)
         results = []
+
+        def done(record: RawResult) -> None:
+            path = write_raw(plan.output, record)
+            results.append(record)
+            where = f"  [dim]{path.relative_to(paths.ROOT)}[/]" if path.is_relative_to(paths.ROOT) else ""
+            console.print(summary_line(record) + where)
+
         with ctx.display.live:
             for run_number in range(1, plan.repeat + 1):
-                jobs: list[tuple[Stack | None, Scenario]] = []
                 if plan.ceilings:
-                    jobs += [(None, scenario) for scenario in plan.scenarios]
-                jobs += [(stack, scenario) for stack in plan.stacks for scenario in plan.scenarios]
-                for stack, scenario in jobs:
-                    record = _job(ctx, stack, scenario, run_number)
-                    path = write_raw(plan.output, record)
-                    results.append(record)
-                    where = f"  [dim]{path.relative_to(paths.ROOT)}[/]" if path.is_relative_to(paths.ROOT) else ""
-                    console.print(summary_line(record) + where)
+                    for scenario in plan.scenarios:
+                        done(_job(ctx, None, scenario, run_number))
+                for stack in plan.stacks:
+                    # The open model keeps one process of the stack up across its scenarios.
+                    session = Session(ctx, stack, run_number, keep=plan.open_model)
+                    try:
+                        for index, scenario in enumerate(plan.scenarios, 1):
+                            more = index < len(plan.scenarios)
+                            done(_job(ctx, stack, scenario, run_number, session, more_to_come=more))
+                    finally:
+                        session.stop()
         return results
     finally:
         roles.close()
 
 
-def _job(ctx: Context, stack: Stack | None, scenario: Scenario, run_number: int) -> RawResult:
-    """One record: a stack's run (a ceiling's when `stack` is None), or why it failed."""
+def _job(
+    ctx: Context,
+    stack: Stack | None,
+    scenario: Scenario,
+    run_number: int,
+    session: Session | None = None,
+    *,
+    more_to_come: bool = False,
+) -> RawResult:
+    """One record: a stack's run on the session's process (a ceiling's when `stack` is None), or
+    why it failed."""
     try:
         if stack is None:
             return run_ceiling(ctx, scenario, run_number)
-        return run_stack(ctx, stack, scenario, run_number)
+        return run_stack(ctx, stack, scenario, run_number, session, more_to_come=more_to_come)
     except BenchError as error:
         info = ceiling_of(scenario) if stack is None else stack_info(stack)
         console.print(f"[red]{info.label} · {scenario.name}: {error}[/]")
