@@ -47,13 +47,13 @@ def test_path_ids_are_read_as_long_integers(client, written):
 
 
 @pytest.mark.parametrize("bad", ["abc", "1.5", "1e3", "1_0", "99999999999999999999", "9223372036854775808",
-                                 "-9223372036854775809", "%2B", "--5", "5-"])
+                                 "-9223372036854775809", "%2B", "--5", "5-", "%20", "%09", "%1E", "%1F"])
 @pytest.mark.parametrize("template", ["/items/{}", "/categories/{}", "/items/{}/category"])
 def test_a_path_id_that_is_not_a_long_is_400(client, template, bad):
     assert_message(client.get(template.format(bad)), 400)
 
 
-@pytest.mark.parametrize("bad", ["abc", "9223372036854775808"])
+@pytest.mark.parametrize("bad", ["abc", "9223372036854775808", "%20"])
 def test_a_bad_path_id_is_400_on_writes_too(client, bad):
     assert_message(client.put(f"/items/{bad}", content=b"{", headers=JSON), 400)
     assert_message(client.delete(f"/categories/{bad}"), 400)

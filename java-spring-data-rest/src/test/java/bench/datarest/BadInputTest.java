@@ -10,6 +10,7 @@ import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.test.web.servlet.MockMvc;
 
 import static org.hamcrest.Matchers.matchesPattern;
+import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.delete;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.post;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.put;
@@ -36,6 +37,13 @@ class BadInputTest {
 			"/items/search/byCategory?categoryId=1&page=2147483647&size=1" })
 	void unreadableParametersAre400(String path) throws Exception {
 		this.mvc.perform(get(path)).andExpect(status().isBadRequest()).andExpect(jsonPath("$.message").isString());
+	}
+
+	@ParameterizedTest
+	@ValueSource(strings = { "/items/%20", "/categories/%09", "/items/%1E/category", "/items/%1F/category" })
+	void aPathIdOfOnlyWhitespaceIs400(String uri) throws Exception {
+		this.mvc.perform(get(URI.create(uri))).andExpect(status().isBadRequest()).andExpect(jsonPath("$.message").isString());
+		this.mvc.perform(delete(URI.create(uri.replace("/category", "")))).andExpect(status().isBadRequest());
 	}
 
 	@ParameterizedTest

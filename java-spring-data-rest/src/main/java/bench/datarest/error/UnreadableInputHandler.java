@@ -40,10 +40,19 @@ class UnreadableInputHandler {
 
 	private static final String CONSTRUCTOR = "<init>";
 
+	/** Where a path id or linked id is converted to the repository's id type. */
+	private static final String INVOKER_CLASS = "org.springframework.data.repository.support.ReflectionRepositoryInvoker";
+
+	private static final String CONVERT_ID_METHOD = "convertId";
+
+	private static final String ASSERT_CLASS = "org.springframework.util.Assert";
+
+	private static final String NOT_OF_ITS_TYPE = "a path segment or query parameter is not of the type it names";
+
 	/** A path id, a search parameter or a linked URI that is not of its type ({@code /items/abc}). */
 	@ExceptionHandler({ ConversionFailedException.class, QueryMethodParameterConversionException.class })
 	ResponseEntity<ExceptionMessage> unconvertible(RuntimeException ex) {
-		return badRequest("a path segment or query parameter is not of the type it names");
+		return badRequest(NOT_OF_ITS_TYPE);
 	}
 
 	/** {@code ?page=2147483647&size=100}: a page whose first row is past any int offset. */
@@ -56,31 +65,58 @@ class UnreadableInputHandler {
 	}
 
 	/**
-	 * Two IllegalArgumentExceptions that bad query values cause, each told by where it was thrown:
+	 * IllegalArgumentExceptions that bad input causes, each told by where it was thrown:
 	 * <ul>
 	 * <li>{@code ?sort=a%25}: Spring Data decodes each {@code sort} value once more after the
 	 * servlet container has decoded the query, so a literal {@code %} reads as a broken escape and
 	 * {@code StringUtils.uriDecode} throws;</li>
 	 * <li>{@code ?page=2147483647&size=1}: the page's first row fits JPA's int offset, but the
 	 * page's next link is page + 1, which overflows to a negative index, and
-	 * {@code PageRequest} refuses it.</li>
+	 * {@code PageRequest} refuses it;</li>
+	 * <li>{@code /items/%20}: a path id of only whitespace converts to no id at all, and the
+	 * repository invoker asserts that it has one.</li>
 	 * </ul>
 	 * Any other IllegalArgumentException keeps Spring Data REST's answer.
 	 */
 	@ExceptionHandler
-	ResponseEntity<ExceptionMessage> queryValue(IllegalArgumentException ex) {
-		StackTraceElement[] trace = ex.getStackTrace();
-		if (trace.length > 0 && thrownBy(trace[0], URI_DECODE_CLASS, URI_DECODE_METHOD)) {
+	ResponseEntity<ExceptionMessage> badValue(IllegalArgumentException ex) {
+		StackTraceElement origin = origin(ex);
+		if (thrownBy(origin, URI_DECODE_CLASS, URI_DECODE_METHOD)) {
 			return badRequest("a query parameter holds a malformed percent-escape");
 		}
-		if (trace.length > 0 && thrownBy(trace[0], PAGE_REQUEST_CLASS, CONSTRUCTOR)) {
+		if (thrownBy(origin, PAGE_REQUEST_CLASS, CONSTRUCTOR)) {
 			return badRequest("page is past the last page whose next page an int can number (2147483646)");
+		}
+		if (thrownBy(origin, INVOKER_CLASS, CONVERT_ID_METHOD)) {
+			return badRequest(NOT_OF_ITS_TYPE);
 		}
 		throw ex;
 	}
 
+	/**
+	 * {@code PUT /items/1/category} with {@code /categories/ } (a link whose id is whitespace):
+	 * the conversion gives no id, which the repository invoker reports as an illegal state.
+	 */
+	@ExceptionHandler
+	ResponseEntity<ExceptionMessage> noId(IllegalStateException ex) {
+		if (!thrownBy(origin(ex), INVOKER_CLASS, CONVERT_ID_METHOD)) {
+			throw ex;
+		}
+		return badRequest(NOT_OF_ITS_TYPE);
+	}
+
+	/** The frame that threw, past Spring's {@code Assert} helpers. */
+	private static StackTraceElement origin(RuntimeException ex) {
+		for (StackTraceElement frame : ex.getStackTrace()) {
+			if (!ASSERT_CLASS.equals(frame.getClassName())) {
+				return frame;
+			}
+		}
+		return null;
+	}
+
 	private static boolean thrownBy(StackTraceElement frame, String className, String methodName) {
-		return className.equals(frame.getClassName()) && methodName.equals(frame.getMethodName());
+		return frame != null && className.equals(frame.getClassName()) && methodName.equals(frame.getMethodName());
 	}
 
 	private static ResponseEntity<ExceptionMessage> badRequest(String message) {
