@@ -102,11 +102,13 @@ def run(
 ) -> None:
     """Benchmark stacks (all by default) and write the raw results and results.md.
 
-    For each stack × scenario × run (repeat-major: every stack once, then again): reset the
-    database, start the stack in its cgroup (CPU set and memory cap from compose.yaml), wait
-    for /health, bring it to steady state at a fixed rate (CPU per request settled, or the
-    cap), run the fixed-rate ladder until the first rate it cannot hold, then the original
-    study's closed-model stages, with k6 or oha on the load generator's CPUs, and stop it.
+    For each stack × run (repeat-major: every stack once, then again): start the stack in its
+    cgroup (CPU set and memory cap from compose.yaml) and wait for /health; then for each
+    scenario in turn on that one process: replace the database under it, bring it to steady
+    state at a fixed rate (CPU per request settled, or the cap), run the fixed-rate ladder
+    until the first rate it cannot hold, then the original study's closed-model stages, with
+    k6 or oha on the load generator's CPUs; stop it after its last scenario (and start it
+    again if it died). The soak, the memory ladder and a fault run start it per scenario.
     Per ladder step and stage it records rates, latency percentiles, errors by status, the
     app's, PostgreSQL's and the load generator's CPU and what bound it, peak memory, SQL
     statements per request and response bytes; after write scenarios, that no 2xx write was
