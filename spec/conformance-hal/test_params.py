@@ -98,6 +98,14 @@ def test_unknown_query_parameters_are_ignored(client):
     assert [i["id"] for i in content] == [1, 2]
 
 
+@pytest.mark.parametrize("query", ["+=1", "categoryId=1&%20=1", "%1D=x&categoryId=1", "%09=&categoryId=1"])
+def test_a_search_parameter_named_only_whitespace_is_400(client, query):
+    # A search resource looks every parameter up by name among its method's; elsewhere such a
+    # parameter is unknown and ignored (the test above).
+    assert_message(client.get(f"/items/search/byCategory?{query}"), 400)
+    assert assert_hal(client.get(f"/items?size=1&{query}"))["page"]["totalElements"] == seed.ITEMS
+
+
 @pytest.mark.parametrize("content_type", ["application/json", "application/json; charset=utf-8",
                                           "application/x-www-form-urlencoded", "text/plain"])
 def test_a_content_type_on_a_read_is_ignored(client, content_type):

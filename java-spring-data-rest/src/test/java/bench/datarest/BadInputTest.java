@@ -47,6 +47,13 @@ class BadInputTest {
 	}
 
 	@ParameterizedTest
+	@ValueSource(strings = { "/items/search/byCategory?%20=1", "/items/search/byCategory?categoryId=1&%20=1",
+			"/items/search/byCategory?%1D=x&categoryId=1" })
+	void aSearchParameterNamedOnlyWhitespaceIs400(String uri) throws Exception {
+		this.mvc.perform(get(URI.create(uri))).andExpect(status().isBadRequest()).andExpect(jsonPath("$.message").isString());
+	}
+
+	@ParameterizedTest
 	@ValueSource(strings = { "/items?sort=a%25", "/items?sort=%25", "/categories?sort=a%25",
 			"/items/search/byCategory?categoryId=1&sort=a%25", "/items?sort=price%2Cdesc%25" })
 	void aSortValueHoldingAPercentSignIs400(String uri) throws Exception {

@@ -45,6 +45,11 @@ class UnreadableInputHandler {
 
 	private static final String CONVERT_ID_METHOD = "convertId";
 
+	/** Where a search resource looks up each query parameter by name among its method's parameters. */
+	private static final String SEARCH_PARAMETERS_CLASS = "org.springframework.hateoas.server.core.MethodParameters";
+
+	private static final String GET_PARAMETER_METHOD = "getParameter";
+
 	private static final String ASSERT_CLASS = "org.springframework.util.Assert";
 
 	private static final String NOT_OF_ITS_TYPE = "a path segment or query parameter is not of the type it names";
@@ -74,7 +79,9 @@ class UnreadableInputHandler {
 	 * page's next link is page + 1, which overflows to a negative index, and
 	 * {@code PageRequest} refuses it;</li>
 	 * <li>{@code /items/%20}: a path id of only whitespace converts to no id at all, and the
-	 * repository invoker asserts that it has one.</li>
+	 * repository invoker asserts that it has one;</li>
+	 * <li>{@code /items/search/byCategory?+=1}: a search resource looks up every query parameter
+	 * among its method's parameters by name, and asserts that the name has text.</li>
 	 * </ul>
 	 * Any other IllegalArgumentException keeps Spring Data REST's answer.
 	 */
@@ -89,6 +96,9 @@ class UnreadableInputHandler {
 		}
 		if (thrownBy(origin, INVOKER_CLASS, CONVERT_ID_METHOD)) {
 			return badRequest(NOT_OF_ITS_TYPE);
+		}
+		if (thrownBy(origin, SEARCH_PARAMETERS_CLASS, GET_PARAMETER_METHOD)) {
+			return badRequest("a query parameter of a search has a name of only whitespace");
 		}
 		throw ex;
 	}
