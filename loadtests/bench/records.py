@@ -361,8 +361,8 @@ class RawResult(RunHeader):
     """The scenarios the same process of the stack served earlier in this repeat, in order: the
     open model keeps a stack up across its scenarios and replaces the database under it. [] on
     the scenario that started it; absent where every scenario started the stack afresh (the
-    soak, the memory ladder, a fault run, and records from before 2026-11-25). startup_s and
-    idle_memory_bytes are that process's, taken when it started."""
+    soak, the memory ladder, a fault run, and records written before one process per repeat).
+    startup_s and idle_memory_bytes are that process's, taken when it started."""
     app_exit_code: int | None = None
     """Null while the process goes on to the next scenario."""
     stages: list[Stage]
