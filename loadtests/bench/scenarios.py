@@ -48,7 +48,7 @@ class OpenTiming:
 
 OPEN_TIMING = {
     "smoke": OpenTiming(step_s=3, oha_step_s=3, window_s=2, cap_s=20, replication_stage_s=3),
-    "quick": OpenTiming(step_s=5, oha_step_s=10, window_s=4, cap_s=120, replication_stage_s=3),
+    "quick": OpenTiming(step_s=5, oha_step_s=10, window_s=3, cap_s=60, replication_stage_s=3),
     "full": OpenTiming(step_s=60, oha_step_s=60, window_s=5, cap_s=600, replication_stage_s=600),
 }
 # Consecutive windows whose app CPU ms per request must lie within STEADY_TOLERANCE of each other,

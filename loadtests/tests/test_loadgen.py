@@ -140,11 +140,14 @@ def test_the_estimate_follows_earlier_runs():
     first = plan.estimate_seconds()
     # A JVM that needed the whole cap in every scenario, and ran every step of every ladder.
     plan.observed = {
-        ("s0", s.name): scenarios.Observed(steady_s=120.0, ladder_steps=len(s.rates))
+        ("s0", s.name): scenarios.Observed(
+            steady_s=float(scenarios.OPEN_TIMING["quick"].cap_s), ladder_steps=len(s.rates)
+        )
         for s in scenarios.SCENARIOS.values()
     }
     slower = plan.estimate_seconds()
-    assert slower > first + 5 * 80
+    # The cap (60 s) against the model's seven 4 s windows, in each of five scenarios.
+    assert slower > first + 5 * 30
     # A stack that settled at once and held only the first step.
     plan.observed = {
         ("s0", s.name): scenarios.Observed(steady_s=15.0, ladder_steps=1) for s in scenarios.SCENARIOS.values()
