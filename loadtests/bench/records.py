@@ -250,8 +250,10 @@ class Ladder(Model):
 
 class SteadyState(Model):
     """The warm-up before measuring: a fixed moderate rate in windows until the app's CPU ms
-    per request over the last three windows are within 5% of each other and of the mean of the
-    three before them, in windows the app kept up with (under 90% of its CPU set), or the cap. A
+    per request has stopped getting cheaper (the last three windows within 25% of each other,
+    their median no more than 5% under the median of the three before them, in windows the app
+    kept up with: under 90% of its CPU set), or the cap. Records written before 2026-11-25 were
+    judged by three windows within 5% of each other and of the mean of the three before. A
     --target run, which cannot see the app's CPU, settles by the windows' p50 latency instead
     (within 10%)."""
 

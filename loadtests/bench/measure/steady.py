@@ -1,8 +1,7 @@
 """Steady state before measuring: the stack runs at the scenario's moderate fixed rate in windows
-until its CPU ms per request over the last STEADY_WINDOWS windows lie within STEADY_TOLERANCE of
-each other and of the STEADY_WINDOWS windows before them, or until the profile's cap. The same
-rule for every stack: a JIT gets the time it needs, and a stack that hit the cap is marked.
-`settled` is pure, for the tests.
+until its CPU ms per request has stopped getting cheaper (`settled`), or until the profile's cap.
+The same rule for every stack: a JIT gets the time it needs, and a stack that hit the cap is
+marked. `settled` is pure, for the tests.
 
 Only windows in which the app kept up count: one that used BOUND_SHARE or more of the app's CPU
 set measured the core, not the request (CPU per request = the core's milliseconds ÷ the rate,
@@ -11,13 +10,13 @@ that, a flat ~1000/rate ms per request, which three windows within 5% had taken 
 (results/experiments/2026-11-24-spread).
 
 A stack measured elsewhere (--target) shows no CPU to this machine: it is settled by its
-windows' p50 latency instead, within LATENCY_TOLERANCE, with the same windows and cap. Latency
-over a network wobbles more than CPU per request, hence the wider tolerance; the p50 and not the
-p99, which a single slow request moves."""
+windows' p50 latency instead, within LATENCY_TOLERANCE, with the same windows and cap. The p50
+and not the p99, which a single slow request moves."""
 
 from __future__ import annotations
 
 import functools
+import statistics
 import time
 from collections.abc import Callable, Sequence
 
@@ -25,7 +24,7 @@ from bench.loadgen import LoadFigures
 from bench.measure.bounds import BOUND_SHARE, cpu_set
 from bench.measure.context import Context
 from bench.records import SteadyState
-from bench.scenarios import OPEN_TIMING, STEADY_TOLERANCE, STEADY_WINDOWS, Scenario
+from bench.scenarios import OPEN_TIMING, STEADY_SPREAD, STEADY_TREND, STEADY_WINDOWS, Scenario
 
 LATENCY_TOLERANCE = 0.10
 
@@ -37,16 +36,19 @@ def settled(
     windows: Sequence[float | None],
     shares: Sequence[float | None] | None = None,
     count: int = STEADY_WINDOWS,
-    tolerance: float = STEADY_TOLERANCE,
+    spread: float = STEADY_SPREAD,
+    trend: float = STEADY_TREND,
 ) -> bool:
     """The last `count` windows are known, positive, kept up with (their app CPU share in
-    `shares`, when given, under BOUND_SHARE) and within `tolerance` of their smallest, and their
-    mean is within `tolerance` of the mean of the `count` windows before them.
+    `shares`, when given, under BOUND_SHARE) and within `spread` of their smallest, and their
+    median is no more than `trend` under the median of the `count` windows before them.
 
-    The second condition is the trend test: a JVM still compiling can hold three windows flat
-    while the next ones are a fifth cheaper (java-spring's join-filter settled at 3.3 ms per
-    request on 2026-11-24 and its ladder then measured 2.7, 2.0 and 1.5 ms;
-    results/experiments/2026-11-24-java)."""
+    The trend test is what tells a warm-up from noise: a JIT only ever makes requests cheaper, so
+    a stack whose windows stopped falling has nothing left to wait for, while one still falling
+    is waited for even through a flat stretch (java-spring's join-filter held three windows at
+    3.3 ms per request right after three near 3.9, and its ladder then measured 2.7, 2.0 and
+    1.5 ms; results/experiments/2026-11-24-java). A rise is not waited for: waiting makes no
+    request dearer. Medians, so that one stray window neither starts nor stops the wait."""
     if len(windows) < 2 * count:
         return False
     last, before = windows[-count:], windows[-2 * count : -count]
@@ -56,10 +58,9 @@ def settled(
     known_before = [w for w in before if w is not None and w > 0]
     if len(known) < count or len(known_before) < count:
         return False
-    if max(known) > min(known) * (1 + tolerance):
+    if max(known) > min(known) * (1 + spread):
         return False
-    mean, mean_before = sum(known) / count, sum(known_before) / count
-    return abs(mean / mean_before - 1) <= tolerance
+    return statistics.median(known) >= statistics.median(known_before) * (1 - trend)
 
 
 # Runs one window and gives the figure judged over the windows and the app's CPU share over it
@@ -74,7 +75,8 @@ def _run_windows(
     *,
     label: str,
     value: WindowValue,
-    tolerance: float,
+    spread: float,
+    trend: float,
     alive: Callable[[], bool],
     give_up_after: int | None = None,
     judge_shares: bool = False,
@@ -93,7 +95,7 @@ def _run_windows(
         window, share = value(functools.partial(run_window, rate, timing.window_s, f"steady{len(windows) + 1}"))
         windows.append(window)
         shares.append(share)
-        if settled(windows, shares if judge_shares else None, tolerance=tolerance):
+        if settled(windows, shares if judge_shares else None, spread=spread, trend=trend):
             return windows, shares, round(time.monotonic() - started, 1), True
         if give_up_after is not None and len(windows) >= give_up_after:
             break
@@ -127,7 +129,8 @@ def reach_steady_state(
         run_window,
         label=label,
         value=cpu_ms_per_request,
-        tolerance=STEADY_TOLERANCE,
+        spread=STEADY_SPREAD,
+        trend=STEADY_TREND,
         alive=alive,
         # Without cgroups nothing can settle: the minimum windows, then on.
         give_up_after=2 * STEADY_WINDOWS if app is None else None,
@@ -153,7 +156,14 @@ def reach_steady_latency(ctx: Context, scenario: Scenario, run_window: RunWindow
         return (figures.latency_ms.p50 if figures.latency_ms is not None else None), None
 
     windows, _, seconds, reached = _run_windows(
-        ctx, scenario, run_window, label=label, value=p50_ms, tolerance=LATENCY_TOLERANCE, alive=lambda: True
+        ctx,
+        scenario,
+        run_window,
+        label=label,
+        value=p50_ms,
+        spread=LATENCY_TOLERANCE,
+        trend=LATENCY_TOLERANCE,
+        alive=lambda: True,
     )
     return SteadyState(
         rate_rps=scenario.warm_rate,
