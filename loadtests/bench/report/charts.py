@@ -121,3 +121,40 @@ def draw_soak_chart(records: list[RawResult], charts_dir: Path) -> list[tuple[Pa
     path = charts_dir / "soak-memory.png"
     fig.savefig(path, dpi=110)
     return [(path, title)]
+
+
+def draw_latency_charts(cells_by_scenario: dict[str, list[Cell]], charts_dir: Path) -> list[tuple[Path, str]]:
+    """One chart per scenario of p99 against offered load over the fixed-rate ladder, every stack
+    a line (the median p99 over runs at each offered rate some run reached), both axes on a log
+    scale: the rates are geometric steps and the latencies span milliseconds to seconds."""
+    out = []
+    for scenario, cells in cells_by_scenario.items():
+        laddered = [c for c in cells if any(r.ladder is not None for r in c.records)]
+        if not laddered:
+            continue
+        objective = next(r.ladder.objective_p99_ms for c in laddered for r in c.records if r.ladder is not None)
+        fig = Figure(figsize=(7.5, 4))
+        ax = fig.subplots()
+        for cell in laddered:
+            by_rate: dict[float, list[float | None]] = {}
+            for record in cell.records:
+                for step in record.ladder.steps if record.ladder is not None else []:
+                    by_rate.setdefault(step.offered_rps, []).append(step.latency_ms.p99 if step.latency_ms else None)
+            points = [(rate, found.median) for rate, values in sorted(by_rate.items()) if (found := spread(values))]
+            if points:
+                ax.plot(*zip(*points, strict=True), marker="o", markersize=3, linewidth=1.2, label=cell.stack.label)
+        ax.axhline(objective, color="#888888", linestyle="--", linewidth=0.8, label=f"objective {objective:g} ms")
+        ax.set_xscale("log")
+        ax.set_yscale("log")
+        ax.set_xlabel("offered requests/s", fontsize=9)
+        ax.set_ylabel("p99 ms", fontsize=9)
+        ax.tick_params(labelsize=8)
+        ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1))
+        title = f"{scenario}: p99 against offered load (fixed-rate ladder, median over runs)"
+        ax.set_title(title, fontsize=10)
+        fig.tight_layout()
+        charts_dir.mkdir(parents=True, exist_ok=True)
+        path = charts_dir / f"latency-{scenario}.png"
+        fig.savefig(path, dpi=110)
+        out.append((path, title))
+    return out

@@ -27,7 +27,7 @@ def has_ladder(cells: list[Cell]) -> bool:
     return any(r.ladder is not None for c in cells for r in c.records)
 
 
-def _capacities(cell: Cell) -> list[float | None]:
+def capacities(cell: Cell) -> list[float | None]:
     return [r.ladder.capacity_rps for r in cell.records if r.ladder is not None]
 
 
@@ -35,21 +35,21 @@ def common_rate(cells: list[Cell]) -> float | None:
     """The highest offered rate every stack held in every run; None if one held none."""
     lowest: float | None = None
     for cell in cells:
-        for capacity in _capacities(cell):
+        for capacity in capacities(cell):
             if capacity is None:
                 return None
             lowest = capacity if lowest is None else min(lowest, capacity)
     return lowest
 
 
-def _at(record: RawResult, rate: float | None) -> LadderStep | None:
+def step_at(record: RawResult, rate: float | None) -> LadderStep | None:
     if record.ladder is None or rate is None:
         return None
     return next((s for s in record.ladder.steps if s.offered_rps == rate and s.held), None)
 
 
-def _values(cell: Cell, rate: float | None, value: Callable[[LadderStep], T | None]) -> list[T | None]:
-    return [value(step) for r in cell.records if (step := _at(r, rate)) is not None]
+def values_at(cell: Cell, rate: float | None, value: Callable[[LadderStep], T | None]) -> list[T | None]:
+    return [value(step) for r in cell.records if (step := step_at(r, rate)) is not None]
 
 
 def _stopped(cell: Cell) -> tuple[str, str]:
@@ -104,8 +104,8 @@ def efficiency(cell: Cell, ceiling: Cell | None) -> str:
     if _stopped_by_loadgen(cell):
         return "none: its ladder stopped where its load generator did most of the work on a full CPU"
     last_steps = [r.ladder.steps[-1] for r in ceiling.records if r.ladder is not None and r.ladder.steps]
-    limit = median(_capacities(ceiling))
-    mine = median(_capacities(cell))
+    limit = median(capacities(ceiling))
+    mine = median(capacities(cell))
     if not limit:
         return "none: the ceiling held no rate"
     if mine is None:
@@ -121,7 +121,7 @@ def ladder_table(scenario: str, cells: list[Cell], ceiling: Cell | None = None) 
     ceiling_row = ceiling if ceiling is not None and has_ladder([ceiling]) else None
     objective = next(r.ladder.objective_p99_ms for c in laddered for r in c.records if r.ladder is not None)
     rates = next(r.ladder.rates for c in laddered for r in c.records if r.ladder is not None)
-    laddered.sort(key=lambda c: -(median(_capacities(c)) or 0.0))
+    laddered.sort(key=lambda c: -(median(capacities(c)) or 0.0))
     common = common_rate(laddered)
     at = f"{fmt(common)} req/s" if common is not None else "the common rate"
     lines = [
@@ -149,14 +149,14 @@ def ladder_table(scenario: str, cells: list[Cell], ceiling: Cell | None = None) 
         "| time to steady state s | notes |",
         "|" + " --- |" * 14,
     ]
-    capacity_spreads = [(c.stack.label, spread(_capacities(c))) for c in laddered]
+    capacity_spreads = [(c.stack.label, spread(capacities(c))) for c in laddered]
     marks = noise_marks(capacity_spreads)
     rows = list(zip(laddered, capacity_spreads, strict=True))
     if ceiling_row is not None:
-        rows.insert(0, (ceiling_row, (ceiling_row.stack.label, spread(_capacities(ceiling_row)))))
+        rows.insert(0, (ceiling_row, (ceiling_row.stack.label, spread(capacities(ceiling_row)))))
     for cell, (_, capacity) in rows:
         notes = [marks[cell.stack.label]] if cell.stack.label in marks else []
-        if None in _capacities(cell):
+        if None in capacities(cell):
             notes.append("held no rate in a run")
         if cell.failures:
             notes.append(f"{len(cell.failures)} run(s) failed")
@@ -165,14 +165,14 @@ def ladder_table(scenario: str, cells: list[Cell], ceiling: Cell | None = None) 
             fmt_spread(capacity),
             efficiency(cell, ceiling),
             *_stopped(cell),
-            fmt(median(_values(cell, common, lambda s: s.latency_ms.p99 if s.latency_ms else None)), 1),
-            fmt(median(_values(cell, common, lambda s: s.latency_ms.p999 if s.latency_ms else None)), 1),
-            fmt(median(_values(cell, common, lambda s: s.cpu_ms_per_request)), 3),
-            fmt(median(_values(cell, common, lambda s: s.cpu.postgres_ms_per_request if s.cpu else None)), 3),
-            fmt(median(_values(cell, common, lambda s: s.sql_per_request)), 2),
-            fmt(median(_values(cell, common, lambda s: s.mean_response_bytes)), 0),
-            fmt(median(_values(cell, common, lambda s: s.cpu.loadgen_cpu_share * 100 if s.cpu else None)), 0)
-            + ("%" if any(v is not None for v in _values(cell, common, lambda s: s.cpu)) else ""),
+            fmt(median(values_at(cell, common, lambda s: s.latency_ms.p99 if s.latency_ms else None)), 1),
+            fmt(median(values_at(cell, common, lambda s: s.latency_ms.p999 if s.latency_ms else None)), 1),
+            fmt(median(values_at(cell, common, lambda s: s.cpu_ms_per_request)), 3),
+            fmt(median(values_at(cell, common, lambda s: s.cpu.postgres_ms_per_request if s.cpu else None)), 3),
+            fmt(median(values_at(cell, common, lambda s: s.sql_per_request)), 2),
+            fmt(median(values_at(cell, common, lambda s: s.mean_response_bytes)), 0),
+            fmt(median(values_at(cell, common, lambda s: s.cpu.loadgen_cpu_share * 100 if s.cpu else None)), 0)
+            + ("%" if any(v is not None for v in values_at(cell, common, lambda s: s.cpu)) else ""),
             _steady(cell),
             ", ".join(notes),
         ]

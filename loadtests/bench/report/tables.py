@@ -31,6 +31,13 @@ def commits(records: list[RawResult]) -> str:
     return "; ".join([f"`{main[0]}` for the rest"] + [f"`{commit}` for {what(stacks)}" for commit, stacks in others])
 
 
+def measured_at(records: list[RawResult]) -> str:
+    """The commit(s) and UTC dates of `records`' runs, as each table names them."""
+    dates = sorted({r.started_at.date().isoformat() for r in records if r.started_at is not None})
+    when = f" on {dates[0]}" if len(dates) == 1 else f" from {dates[0]} to {dates[-1]}" if dates else ""
+    return f"at {commits(records)}{when}"
+
+
 def environment_table(record: RawResult, runs: int, commit: str) -> list[str]:
     machine, versions, caps, split = record.machine, record.versions, record.caps, record.cpu_split
     gib = fmt(machine.memory_bytes, 1, 1 << 30)
@@ -299,8 +306,9 @@ def _memory_table_with_steady_state(
         "## Memory, start-up and steady state",
         "",
         "Time to steady state: the warm-up at each scenario's moderate fixed rate until the app's CPU "
-        "ms per request over three consecutive windows, each with the app under 90% of its core, lay within "
-        "5% of each other and of the three before them (median over runs; the longest beside it); "
+        "ms per request stopped getting cheaper: three consecutive windows, each with the app under 90% of "
+        "its core, within 25% of each other and their median no more than 5% under the three before them "
+        "(median over runs; the longest beside it); "
         "a run that hit the profile's cap is counted. Each repeat runs a stack's scenarios on one "
         "process: *from start* is the warm-up of the scenario that started it, *after another "
         "scenario* that of each later one, on the database replaced under it.",

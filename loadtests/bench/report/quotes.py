@@ -1,0 +1,134 @@
+"""Figures quoted in the hand-written analysis, filled in from the raw files.
+
+results/analysis.md writes each figure as a placeholder, `{{capacity java-spring join-filter}}`,
+and `./bench report` replaces it with the value the tables show, so a sentence can never quote a
+figure its raw files do not hold. `bare_figures` finds figures typed in by hand instead (the
+report's test fails on any in the committed analysis)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from bench.errors import BenchError
+from bench.records import RawResult
+from bench.report.figures import MIB, Cell, fmt, median
+from bench.report.ladder import capacities, common_rate, values_at
+from bench.report.study import STUDY_THROUGHPUT, WEBFLUX_OVER_MVC
+from bench.report.summary import per_run_peak, relative_capacity
+
+PLACEHOLDER = re.compile(r"\{\{\s*([^{}]+?)\s*\}\}")
+# A figure as the tables print one: a decimal, a thousands-separated count, or a percentage.
+FIGURE = re.compile(r"(?<![\w.-])(?:\d+\.\d+|\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?\s?%)(?![\w-])")
+
+USAGE = """the placeholders are, with STACK a stack's directory name and SCENARIO a scenario's:
+  {{capacity STACK SCENARIO}}  capacity at objective, req/s
+  {{closed STACK SCENARIO}}    req/s at the highest closed-model stage
+  {{common SCENARIO}}          the common rate, req/s
+  {{cores STACK SCENARIO}}     app cores per 1,000 req/s at the common rate
+  {{pg STACK SCENARIO}}        PostgreSQL CPU ms per request at the common rate
+  {{p99 STACK SCENARIO}}       p99 ms at the common rate
+  {{sql STACK SCENARIO}}       SQL statements per request at the common rate
+  {{bytes STACK SCENARIO}}     bytes per response at the common rate
+  {{ratio-closed STACK STACK SCENARIO}}    the first's closed-model req/s ÷ the second's
+  {{ratio-capacity STACK STACK SCENARIO}}  the same for capacity at objective
+  {{study STACK STACK SCENARIO}}           the original study's ratio (docs/study.md)
+  {{relative STACK}}  {{idle STACK}}  {{peak STACK}}  {{startup STACK}}  {{runs}}"""
+
+
+class Quotes:
+    def __init__(self, cells_by_scenario: dict[str, list[Cell]], runs: int) -> None:
+        self.cells = {s: {c.stack.name: c for c in cells if c.records} for s, cells in cells_by_scenario.items()}
+        self.commons = {s: common_rate(list(cells.values())) for s, cells in self.cells.items()}
+        self.relative = relative_capacity(cells_by_scenario)
+        self.runs = runs
+
+    def _cell(self, stack: str, scenario: str) -> Cell:
+        try:
+            return self.cells[scenario][stack]
+        except KeyError:
+            raise BenchError(f"no runs of {stack} in {scenario}") from None
+
+    def _records(self, stack: str) -> list[RawResult]:
+        found = [r for cells in self.cells.values() if stack in cells for r in cells[stack].records]
+        if not found:
+            raise BenchError(f"no runs of {stack}")
+        return found
+
+    def _at_common(self, stack: str, scenario: str, value: Callable[..., float | None], digits: int) -> str:
+        return fmt(median(values_at(self._cell(stack, scenario), self.commons.get(scenario), value)), digits)
+
+    def _closed(self, stack: str, scenario: str) -> float | None:
+        found = self._cell(stack, scenario).rps()
+        return found.median if found is not None else None
+
+    def _capacity(self, stack: str, scenario: str) -> float | None:
+        return median(capacities(self._cell(stack, scenario)))
+
+    def value(self, expression: str) -> str:
+        kind, *args = expression.split()
+        match kind, args:
+            case "runs", []:
+                return str(self.runs)
+            case "capacity", [stack, scenario]:
+                return fmt(self._capacity(stack, scenario))
+            case "closed", [stack, scenario]:
+                return fmt(self._closed(stack, scenario))
+            case "common", [scenario]:
+                return fmt(self.commons.get(scenario))
+            case "cores", [stack, scenario]:
+                return self._at_common(stack, scenario, lambda s: s.cpu_ms_per_request, 2)
+            case "pg", [stack, scenario]:
+                return self._at_common(stack, scenario, lambda s: s.cpu.postgres_ms_per_request if s.cpu else None, 2)
+            case "p99", [stack, scenario]:
+                return self._at_common(stack, scenario, lambda s: s.latency_ms.p99 if s.latency_ms else None, 1)
+            case "sql", [stack, scenario]:
+                return self._at_common(stack, scenario, lambda s: s.sql_per_request, 2)
+            case "bytes", [stack, scenario]:
+                return self._at_common(stack, scenario, lambda s: s.mean_response_bytes, 0)
+            case ("ratio-closed" | "ratio-capacity") as ratio, [first, second, scenario]:
+                measure = self._closed if ratio == "ratio-closed" else self._capacity
+                a, b = measure(first, scenario), measure(second, scenario)
+                return fmt(a / b, 2) if a is not None and b else "–"
+            case "study", [first, second, scenario]:
+                if scenario in ("read-heavy", "join-filter") and (first, second) == (
+                    "java-spring-webflux",
+                    "java-spring",
+                ):
+                    return fmt(WEBFLUX_OVER_MVC, 2)
+                study = STUDY_THROUGHPUT.get(scenario, {})
+                if first not in study or second not in study:
+                    raise BenchError(f"the study has no ratio of {first} to {second} in {scenario}")
+                return fmt(study[first] / study[second], 2)
+            case "relative", [stack]:
+                self._records(stack)
+                found = next((v for label, v in self.relative.items() if label.split(" ")[0] == stack), None)
+                return f"{fmt(found * 100)}%" if found is not None else "–"
+            case "idle", [stack]:
+                cold = [r.idle_memory_bytes for r in self._records(stack) if not r.served_before]
+                return fmt(median(cold), 0, MIB)
+            case "peak", [stack]:
+                return fmt(median(per_run_peak(self._records(stack))), 0, MIB)
+            case "startup", [stack]:
+                return fmt(median([r.startup_s for r in self._records(stack) if not r.served_before]), 1)
+        raise BenchError(f"unknown placeholder {{{{{expression}}}}}")
+
+
+def fill(text: str, quotes: Quotes, source: str) -> str:
+    """`text` with every placeholder replaced; a clear error naming the first that cannot be."""
+
+    def replace(match: re.Match[str]) -> str:
+        try:
+            return quotes.value(match.group(1))
+        except BenchError as error:
+            raise BenchError(f"{source}: {match.group(0)}: {error}\n{USAGE}") from None
+
+    return PLACEHOLDER.sub(replace, text)
+
+
+def bare_figures(text: str) -> list[str]:
+    """Figures typed in by hand: those outside placeholders, code spans and link targets."""
+    prose = PLACEHOLDER.sub("", text)
+    prose = re.sub(r"`[^`]*`", "", prose)
+    prose = re.sub(r"\]\([^)]*\)", "]", prose)
+    return FIGURE.findall(prose)

@@ -1,0 +1,180 @@
+"""results.md's first screen: a row per stack with the figures one chooses a stack by, the cost of
+each at a rate every stack holds, and a line per scenario on what bounds it on this machine.
+
+Every figure is a median over runs of what the raw files hold, computed by the same functions as
+the per-scenario tables further down (bench.report.ladder), so the two always agree."""
+
+from __future__ import annotations
+
+import math
+from collections import defaultdict
+from collections.abc import Iterable
+
+from bench.records import RawResult
+from bench.report.figures import MIB, Cell, fmt, median
+from bench.report.ladder import capacities, common_rate, has_ladder, values_at
+
+SHORT_NAMES = {"read-heavy": "read", "join-filter": "join", "mixed": "mixed", "heavy-body": "heavy", "avatar": "avatar"}
+
+BOUND_WORDS = {
+    "app": "the app at its core",
+    "postgres+loadgen": "PostgreSQL and the load generator filling CPU 1",
+    "postgres": "PostgreSQL at its CPUs",
+    "loadgen": "the load generator at its CPUs",
+    "none": "no CPU at 90% (latency or errors first)",
+    "held": "every rate held",
+}
+
+
+def relative_capacity(cells_by_scenario: dict[str, list[Cell]]) -> dict[str, float | None]:
+    """Per stack, the geometric mean over scenarios of its capacity at objective divided by the
+    highest stack's in that scenario: one number to rank by, in which no scenario outweighs
+    another however many requests per second it counts. None when a stack held no rate in a
+    scenario (it has no capacity there to average)."""
+    ratios: dict[str, list[float | None]] = defaultdict(list)
+    for cells in cells_by_scenario.values():
+        laddered = [c for c in cells if has_ladder([c])]
+        best = max((median(capacities(c)) or 0.0 for c in laddered), default=0.0)
+        for cell in laddered:
+            mine = median(capacities(cell))
+            ratios[cell.stack.label].append(mine / best if mine and best else None)
+    return {
+        name: None if not values or None in values else math.exp(sum(math.log(v) for v in values if v) / len(values))
+        for name, values in ratios.items()
+    }
+
+
+def per_run_peak(records: Iterable[RawResult]) -> list[float | None]:
+    """Each run's highest app memory over every ladder step and stage of every scenario: a
+    median of these is the peak a stack typically reaches, not the worst of all its runs."""
+    peaks: dict[int, int] = {}
+    for record in records:
+        found = [s.app_peak_memory_bytes for s in record.stages]
+        found += [s.app_peak_memory_bytes for s in (record.ladder.steps if record.ladder else [])]
+        known = [p for p in found if p is not None]
+        if known:
+            peaks[record.run] = max(peaks.get(record.run, 0), *known)
+    return [float(p) for p in peaks.values()]
+
+
+def smallest_clean_cap(mem_ladder: list[RawResult]) -> dict[str, int]:
+    """Per stack, the smallest memory cap under which every scenario of the memory ladder was
+    served without an error or an OOM kill (a stack that fails a cap is not tried below it)."""
+    served: dict[str, dict[int, bool]] = defaultdict(dict)
+    for r in mem_ladder:
+        if r.mem_ladder_mib is None:
+            continue
+        clean = not r.failed and not any(s.oom or s.error_count for s in r.stages)
+        caps = served[r.stack.label]
+        caps[r.mem_ladder_mib] = caps.get(r.mem_ladder_mib, True) and clean
+    return {name: min(cap for cap, ok in caps.items() if ok) for name, caps in served.items() if any(caps.values())}
+
+
+def _stack_rows(cells_by_scenario: dict[str, list[Cell]]) -> dict[str, list[RawResult]]:
+    records: dict[str, list[RawResult]] = defaultdict(list)
+    for cells in cells_by_scenario.values():
+        for cell in cells:
+            records[cell.stack.label] += cell.records
+    return records
+
+
+def _steady(records: list[RawResult]) -> str:
+    states = [r.steady_state for r in records if r.steady_state is not None]
+    if not states:
+        return "–"
+    capped = sum(1 for s in states if not s.reached)
+    return fmt(median([s.time_s for s in states]), 0) + (f" ({capped}/{len(states)} at cap)" if capped else "")
+
+
+def _bound_of(cell: Cell) -> str:
+    """What bound the step each run could not hold, the most frequent over runs."""
+    kinds: list[str] = []
+    for record in cell.records:
+        if record.ladder is None or not record.ladder.steps:
+            continue
+        last = record.ladder.steps[-1]
+        if last.held:
+            kinds.append("held")
+        elif last.cpu is not None:
+            kinds.append(last.cpu.bound_by[0] if last.cpu.bound_by else "none")
+    return max(set(kinds), key=kinds.count) if kinds else "none"
+
+
+def summary_section(
+    cells_by_scenario: dict[str, list[Cell]], mem_ladder: list[RawResult], runs: int, measured: str
+) -> list[str]:
+    """`measured`: the commit(s) and dates of the runs, as the tables name them."""
+    scenarios = [s for s, cells in cells_by_scenario.items() if has_ladder(cells)]
+    if not scenarios:
+        return []
+    laddered = {s: [c for c in cells_by_scenario[s] if has_ladder([c])] for s in scenarios}
+    ranking = relative_capacity(laddered)
+    records = _stack_rows(laddered)
+    caps = smallest_clean_cap(mem_ladder)
+    names = sorted(records, key=lambda n: -(ranking.get(n) or 0.0))
+    cell_of = {(s, c.stack.label): c for s in scenarios for c in laddered[s]}
+    commons = {s: common_rate(laddered[s]) for s in scenarios}
+    of = f"median of {runs} runs" if runs > 1 else "one run: no spread measured"
+    lines = [
+        "## Summary",
+        "",
+        f"Measured {measured}; quick profile, {of} per stack × scenario ([method](docs/method.md)). "
+        "Capacity: the highest offered rate held at the p99 objective; *relative* is its geometric "
+        "mean over scenarios as a share of the best stack's.",
+        "",
+        "| stack | "
+        + " | ".join(f"{SHORT_NAMES.get(s, s)} req/s" for s in scenarios)
+        + " | relative | idle MiB | peak MiB | smallest cap | start-up s | steady state s |",
+        "|" + " --- |" * (len(scenarios) + 7),
+    ]
+    for name in names:
+        mine = records[name]
+        cold = [r for r in mine if not r.served_before]
+        capacity = [fmt(median(capacities(cell_of[(s, name)])) if (s, name) in cell_of else None) for s in scenarios]
+        relative = ranking.get(name)
+        lines.append(
+            f"| {name} | "
+            + " | ".join(capacity)
+            + f" | {fmt(relative * 100 if relative is not None else None)}{'%' if relative is not None else ''}"
+            + f" | {fmt(median([r.idle_memory_bytes for r in cold]), 0, MIB)}"
+            + f" | {fmt(median(per_run_peak(mine)), 0, MIB)}"
+            + f" | {f'{caps[name]} MiB' if name in caps else '–'}"
+            + f" | {fmt(median([r.startup_s for r in cold]), 1)} | {_steady(mine)} |"
+        )
+    lines += [
+        "",
+        "At a rate every stack held (the *common rate*, under each scenario): app cores per 1,000 req/s · "
+        "PostgreSQL CPU ms per request · p99 ms.",
+        "",
+        "| stack | "
+        + " | ".join(f"{SHORT_NAMES.get(s, s)} @ {fmt(commons[s])}/s" if commons[s] else s for s in scenarios)
+        + " |",
+        "|" + " --- |" * (len(scenarios) + 1),
+    ]
+    for name in names:
+        row = []
+        for s in scenarios:
+            cell, rate = cell_of.get((s, name)), commons[s]
+            if cell is None or rate is None:
+                row.append("–")
+                continue
+            cores = median(values_at(cell, rate, lambda step: step.cpu_ms_per_request))
+            postgres = median(
+                values_at(cell, rate, lambda step: step.cpu.postgres_ms_per_request if step.cpu else None)
+            )
+            p99 = median(values_at(cell, rate, lambda step: step.latency_ms.p99 if step.latency_ms else None))
+            row.append(f"{fmt(cores, 2)} · {fmt(postgres, 2)} · {fmt(p99, 1)}")
+        lines.append(f"| {name} | " + " | ".join(row) + " |")
+    lines += ["", "What bounds each scenario here, at the first rate each stack could not hold:", ""]
+    for s in scenarios:
+        counts: dict[str, int] = defaultdict(int)
+        for cell in laddered[s]:
+            counts[_bound_of(cell)] += 1
+        said = "; ".join(
+            f"{BOUND_WORDS.get(kind, kind)} for {count}" for kind, count in sorted(counts.items(), key=lambda i: -i[1])
+        )
+        held = [median(capacities(c)) for c in laddered[s]]
+        known = [h for h in held if h is not None]
+        span = f"{fmt(min(known))}–{fmt(max(known))} req/s" if known else "no rate held"
+        lines.append(f"- **{s}** ({span}): {said}.")
+    return [*lines, ""]

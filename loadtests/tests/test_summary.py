@@ -1,0 +1,145 @@
+"""results.md's answer first: the summary, the analysis's quoted figures, the original study's ratios,
+the latency charts, and the commit and date under every table."""
+
+import pytest
+from test_report import laddered, write
+
+from bench import paths, report
+from bench.errors import BenchError
+from bench.report.quotes import bare_figures
+
+
+def join(name, run, held, failed, **extra):
+    return laddered(name, run, held, failed, **extra)
+
+
+def in_scenario(record, scenario):
+    record["scenario"] = scenario
+    return record
+
+
+def suite(tmp_path, analysis=None):
+    """Three stacks in two scenarios, two runs each; java-jersey and java-spring so that the study's
+    ratios have something to stand beside."""
+    records = []
+    for run in (1, 2):
+        records += [
+            join("java-jersey", run, [250.0, 400.0, 630.0], 1000.0, cpu_ms=0.5),
+            join("java-spring", run, [250.0, 400.0], 630.0, cpu_ms=0.8, steady=60.0, reached=False),
+            join("go-gin", run, [250.0, 400.0, 630.0, 1000.0], None, cpu_ms=0.2),
+            in_scenario(join("java-jersey", run, [250.0], 400.0, cpu_ms=1.0), "heavy-body"),
+            in_scenario(join("java-spring", run, [250.0], 400.0, cpu_ms=0.9), "heavy-body"),
+            in_scenario(join("go-gin", run, [250.0, 400.0], 630.0, cpu_ms=0.3), "heavy-body"),
+        ]
+    write(tmp_path / "raw", records)
+    md = report.render(tmp_path / "raw", tmp_path / "results.md", tmp_path / "charts", analysis=analysis)
+    return md.read_text()
+
+
+def rows(text, heading_start, heading_end):
+    part = text[text.index(heading_start) : text.index(heading_end)]
+    return {
+        line.split("|")[1].strip(): [c.strip() for c in line.split("|")[2:-1]]
+        for line in part.splitlines()
+        if line.startswith("| ") and "---" not in line and not line.startswith("| stack")
+    }
+
+
+def test_the_summary_comes_first_with_a_row_per_stack_ranked_by_relative_capacity(tmp_path):
+    text = suite(tmp_path)
+    first_screen = "\n".join(text.splitlines()[:40])
+    assert "## Summary" in first_screen and "| go-gin |" in first_screen
+    assert text.index("## Summary") < text.index("## join-filter") < text.index("## Environment")
+    capacity = rows(text, "## Summary", "At a rate every stack held")
+    assert list(capacity) == ["go-gin", "java-jersey", "java-spring"]
+    # join 1,000 and heavy 400 are the best: go-gin 1 and 1, java-jersey 0.63 and 0.625.
+    assert capacity["go-gin"][:3] == ["1,000", "400", "100%"]
+    assert capacity["java-jersey"][:3] == ["630", "250", "63%"]
+    # sqrt(400/1000 * 250/400) for java-spring; its cap hits show beside its time to steady state.
+    assert capacity["java-spring"][:3] == ["400", "250", "50%"]
+    assert "at cap" in capacity["java-spring"][-1]
+    assert "median of 2 runs" in first_screen
+
+
+def test_the_summary_gives_the_cost_at_the_common_rate_of_each_scenario(tmp_path):
+    text = suite(tmp_path)
+    assert "join @ 400/s" in text and "heavy @ 250/s" in text
+    cost = rows(text, "At a rate every stack held", "What bounds each scenario")
+    # app cores per 1,000 req/s · PostgreSQL ms per request · p99 ms
+    assert cost["go-gin"] == ["0.20 · 0.20 · 20.0", "0.30 · 0.20 · 20.0"]
+    assert cost["java-jersey"][1] == "1.00 · 0.20 · 20.0"
+
+
+def test_the_summary_says_what_bound_each_scenario(tmp_path):
+    text = suite(tmp_path)
+    bounds = text[text.index("What bounds each scenario") :].split("\n\n")[1]
+    assert "- **join-filter** (400–1,000 req/s): the app at its core for 2; every rate held for 1." in bounds
+    assert "- **heavy-body** (250–400 req/s): the app at its core for 3." in bounds
+
+
+def test_the_study_ratios_stand_beside_ours(tmp_path):
+    text = suite(tmp_path)
+    study = text[text.index("## Beside the original study") :]
+    # The study's join-filter: 997 / 1,010; ours: closed model 900 / 900, capacity 400 / 630. The
+    # closed-model stages here carry no CPU figures, so nothing says what bound them.
+    assert "| Spring MVC ÷ Jersey | join-filter | 0.99 | 1.00 | 0.63 | – / – |" in study
+    assert "| Spring MVC ÷ Jersey | heavy-body | 0.98 | 1.00 | 1.00 | – / – |" in study
+
+
+def test_every_table_names_the_commit_and_date_of_its_runs(tmp_path):
+    text = suite(tmp_path)
+    for heading in ("## Stacks", "## join-filter", "## heavy-body", "## Memory, start-up and steady state"):
+        after = text[text.index(heading) :].splitlines()
+        assert after[2] == "_Measured at `000000000000` on 2026-11-21._", heading
+    assert "Measured at `000000000000` on 2026-11-21" in text[: text.index("## Beside")]
+
+
+def test_latency_against_offered_load_is_charted_per_scenario(tmp_path):
+    text = suite(tmp_path)
+    for scenario in ("join-filter", "heavy-body"):
+        assert (tmp_path / "charts" / f"latency-{scenario}.png").stat().st_size > 1000
+        assert f"charts/latency-{scenario}.png" in text
+
+
+def test_the_analysis_quotes_figures_through_placeholders_filled_from_the_raw_files(tmp_path):
+    analysis = tmp_path / "analysis.md"
+    analysis.write_text(
+        "## Analysis\n\njava-spring held {{capacity java-spring join-filter}} req/s against "
+        "{{capacity java-jersey join-filter}}, a ratio of {{ratio-capacity java-spring java-jersey join-filter}} "
+        "(the study: {{study java-spring java-jersey join-filter}}); at {{common join-filter}} req/s it used "
+        "{{cores java-spring join-filter}} cores per 1,000 req/s over {{runs}} runs, and idled at "
+        "{{idle go-gin}} MiB.\n"
+    )
+    text = suite(tmp_path, analysis)
+    assert (
+        "java-spring held 400 req/s against 630, a ratio of 0.63 (the study: 0.99); at 400 req/s it used "
+        "0.80 cores per 1,000 req/s over 2 runs, and idled at 20 MiB." in text
+    )
+
+
+@pytest.mark.parametrize(
+    "placeholder,said",
+    [
+        ("{{capacity rust-axum join-filter}}", "no runs of rust-axum in join-filter"),
+        ("{{speed go-gin}}", "unknown placeholder"),
+        ("{{study go-gin java-jersey mixed}}", "the study has no ratio of go-gin"),
+    ],
+)
+def test_a_placeholder_the_raw_files_cannot_fill_is_a_clear_error(tmp_path, placeholder, said):
+    analysis = tmp_path / "analysis.md"
+    analysis.write_text(f"Some text {placeholder}.\n")
+    with pytest.raises(BenchError, match=said) as raised:
+        suite(tmp_path, analysis)
+    assert placeholder in str(raised.value) and "{{capacity STACK SCENARIO}}" in str(raised.value)
+
+
+def test_figures_typed_in_by_hand_are_found():
+    text = "Held {{capacity a b}} req/s, 1,200 by hand, 0.54 too, 12% and `3.5` in code, [x](y/1.5.md), 2 cores."
+    assert bare_figures(text) == ["1,200", "0.54", "12%"]
+
+
+def test_the_committed_analysis_quotes_every_figure_from_the_raw_files():
+    """results/analysis.md types no figure in by hand: each comes from a placeholder, which
+    `./bench report` fills from the committed raw files (and fails on one it cannot fill)."""
+    analysis = paths.ROOT / "results" / "analysis.md"
+    assert bare_figures(analysis.read_text()) == []
