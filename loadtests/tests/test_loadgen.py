@@ -236,3 +236,14 @@ def test_a_fixed_rate_run_has_enough_vus_and_connections_for_its_rate_at_the_obj
 def test_the_soak_of_one_stack_is_estimated_at_its_one_stage():
     seconds = scenarios.estimate_seconds(scenarios.SCENARIOS["mixed"], "soak")
     assert 600 < seconds < 12 * 60
+
+
+def test_a_repeat_starts_each_stack_once_so_its_later_scenarios_cost_no_start_up():
+    join, avatar = scenarios.SCENARIOS["join-filter"], scenarios.SCENARIOS["avatar"]
+
+    def plan(*chosen: scenarios.Scenario) -> Plan:
+        return Plan([_Named("s0")], list(chosen), "quick", 1, default_split(2), Path("results"), ceilings=False)
+
+    apart = plan(join).estimate_seconds() + plan(avatar).estimate_seconds()
+    together = plan(join, avatar).estimate_seconds()
+    assert together == pytest.approx(apart - (scenarios.JOB_S - scenarios.NEXT_SCENARIO_S))

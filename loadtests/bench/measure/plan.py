@@ -63,7 +63,7 @@ class Plan:
 
         known = self.observed
         total = 0.0
-        for scenario in self.scenarios:
+        for index, scenario in enumerate(self.scenarios):
             if self.ceilings:
                 ceiling = known.get((ceiling_of(scenario).name, scenario.name))
                 total += estimate_seconds(
@@ -71,7 +71,11 @@ class Plan:
                 )
             for stack in self.stacks:
                 seen = known.get((getattr(stack, "name", ""), scenario.name))
-                total += estimate_seconds(scenario, self.profile, open_model=self.open_model, observed=seen)
+                # With the open model a repeat runs a stack's scenarios on one process.
+                started = index == 0 or not self.open_model
+                total += estimate_seconds(
+                    scenario, self.profile, open_model=self.open_model, observed=seen, started=started
+                )
         return self.repeat * total
 
 
