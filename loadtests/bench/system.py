@@ -44,3 +44,17 @@ def apt_install(packages: list[str], *, why: str, keep_services_down: bool = Fal
     finally:
         if placed_policy:
             _POLICY.unlink(missing_ok=True)
+
+
+# Debian's paths: the results page's test (tests/test_site.py) drives this browser and driver.
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMEDRIVER = Path("/usr/bin/chromedriver")
+
+
+def ensure_chromium() -> tuple[Path, Path]:
+    """Finds Debian's Chromium and its chromedriver, installing the packages when they are absent."""
+    if not (CHROMIUM.exists() and CHROMEDRIVER.exists()):
+        apt_install(["chromium", "chromium-driver"], why="Chromium and chromedriver (the results page's test)")
+        if not (CHROMIUM.exists() and CHROMEDRIVER.exists()):
+            raise BenchError(f"{CHROMIUM} or {CHROMEDRIVER} is still missing after installing them")
+    return CHROMIUM, CHROMEDRIVER

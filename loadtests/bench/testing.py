@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 from rich.table import Table
 
-from bench import paths, procs, stacks
+from bench import paths, procs, stacks, system
 from bench.console import console
 from bench.errors import BenchError
 from bench.manifest import Stack
@@ -234,6 +234,13 @@ def run_runner_tests(result: StackResult | None = None) -> StackResult:
     log = paths.LOGS / "runner-tests.log"
     report = paths.LOGS / "runner-tests.xml"
     report.unlink(missing_ok=True)
+    # The results page's test drives Debian's Chromium: a fresh machine gets it here, as
+    # PostgreSQL is got for the tests that need a cluster. Without it that test fails and says so.
+    try:
+        with console.status("Chromium and chromedriver for the results page's test"):
+            system.ensure_chromium()
+    except BenchError as error:
+        console.print(f"runner: {error}", markup=False)
     with console.status("the runner's own tests"):
         code = procs.run(
             pytest_command(str(RUNNER_DIR / "tests"), report),

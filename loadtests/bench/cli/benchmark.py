@@ -245,10 +245,13 @@ def report_command(profile: str) -> None:
     """Render results.md and its charts from the raw JSON files (never edit results.md by hand).
 
     Reads results/raw/PROFILE/*.json (smoke: .bench/results/raw/smoke/) and the hand-written
-    results/analysis.md, which is placed above the generated tables.
+    results/analysis.md, which is placed above the generated tables. Writes the results page
+    from the same files beside results.md: results/site/index.html, which opens from disk.
     """
     from bench import report
+    from bench.report.site import write_site
 
     where_to = paths.result_paths(profile)
     report.render(where_to.output / "raw" / profile, where_to.target, where_to.output, analysis=where_to.analysis)
     console.print(f"wrote {where_to.target}")
+    console.print(f"wrote {write_site(where_to.output / 'raw' / profile, where_to.output / 'site')}")

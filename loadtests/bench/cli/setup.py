@@ -16,17 +16,21 @@ from bench.lock import Lock
 def setup(no_tools: bool) -> None:
     """Install what the repository needs, skipping what is already there.
 
-    PostgreSQL's server binaries (from Debian's packages when absent), every stack's
-    toolchain check and dependency download, and the pinned load generators oha and k6
-    (built from their registries into .bench/bin). Every other command does the part it
-    needs by itself, so this is only a way to do it all ahead of time.
+    PostgreSQL's server binaries and Chromium with its chromedriver (for the results page's
+    test), from Debian's packages when absent; every stack's toolchain check and dependency
+    download; and the pinned load generators oha and k6 (built from their registries into
+    .bench/bin). Every other command does the part it needs by itself, so this is only a way
+    to do it all ahead of time.
     """
-    from bench import manifest, postgres, stacks, tools
+    from bench import manifest, postgres, stacks, system, tools
 
     with Lock():
         with console.status("PostgreSQL"):
             bindir = postgres.ensure_installed()
         console.print(f"PostgreSQL {postgres.server_version(bindir)}: {bindir}")
+        with console.status("Chromium and chromedriver"):
+            browser, driver = system.ensure_chromium()
+        console.print(f"Chromium and chromedriver (the results page's test): {browser}, {driver}")
         for stack in manifest.discover():
             with console.status(f"{stack.name}: toolchain and dependencies"):
                 stacks.check_toolchain(stack)
