@@ -72,7 +72,7 @@ def test_the_summary_gives_the_cost_at_the_common_rate_of_each_scenario(tmp_path
 
 def test_the_summary_says_what_bound_each_scenario(tmp_path):
     text = suite(tmp_path)
-    bounds = text[text.index("What bounds each scenario") :].split("\n\n")[1]
+    bounds = text[text.index("What bounds each scenario") :].split("\n\n")[0]
     assert "- **join-filter** (400–1,000 req/s): the app at its core for 2; every rate held for 1." in bounds
     assert "- **heavy-body** (250–400 req/s): the app at its core for 3." in bounds
 

@@ -15,13 +15,13 @@ from bench.records import RawResult
 from bench.report.figures import MIB, Cell, fmt, median
 from bench.report.ladder import capacities, common_rate, values_at
 from bench.report.study import STUDY_THROUGHPUT, WEBFLUX_OVER_MVC
-from bench.report.summary import per_run_peak, relative_capacity
+from bench.report.summary import BOUND_WORDS, bound_of, per_run_peak, relative_capacity
 
 PLACEHOLDER = re.compile(r"\{\{\s*([^{}]+?)\s*\}\}")
 # A figure as the tables print one: a decimal, a thousands-separated count, or a percentage.
 FIGURE = re.compile(r"(?<![\w.-])(?:\d+\.\d+|\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?\s?%)(?![\w-])")
 
-USAGE = """the placeholders are, with STACK a stack's directory name and SCENARIO a scenario's:
+USAGE = """the placeholders are, with STACK a stack's directory name (or a ceiling's) and SCENARIO a scenario's:
   {{capacity STACK SCENARIO}}  capacity at objective, req/s
   {{closed STACK SCENARIO}}    req/s at the highest closed-model stage
   {{common SCENARIO}}          the common rate, req/s
@@ -30,6 +30,7 @@ USAGE = """the placeholders are, with STACK a stack's directory name and SCENARI
   {{p99 STACK SCENARIO}}       p99 ms at the common rate
   {{sql STACK SCENARIO}}       SQL statements per request at the common rate
   {{bytes STACK SCENARIO}}     bytes per response at the common rate
+  {{bound STACK SCENARIO}}     what bound the first rate it could not hold, in words
   {{ratio-closed STACK STACK SCENARIO}}    the first's closed-model req/s ÷ the second's
   {{ratio-capacity STACK STACK SCENARIO}}  the same for capacity at objective
   {{study STACK STACK SCENARIO}}           the original study's ratio (docs/study.md)
@@ -37,9 +38,15 @@ USAGE = """the placeholders are, with STACK a stack's directory name and SCENARI
 
 
 class Quotes:
-    def __init__(self, cells_by_scenario: dict[str, list[Cell]], runs: int) -> None:
+    def __init__(
+        self, cells_by_scenario: dict[str, list[Cell]], runs: int, ceilings: dict[str, Cell | None] | None = None
+    ) -> None:
+        """`ceilings`: each scenario's ceiling, quoted like a stack (`{{capacity ceiling-db join-filter}}`)."""
+        self.commons = {s: common_rate([c for c in cells if c.records]) for s, cells in cells_by_scenario.items()}
         self.cells = {s: {c.stack.name: c for c in cells if c.records} for s, cells in cells_by_scenario.items()}
-        self.commons = {s: common_rate(list(cells.values())) for s, cells in self.cells.items()}
+        for scenario, ceiling in (ceilings or {}).items():
+            if ceiling is not None and ceiling.records:
+                self.cells.setdefault(scenario, {})[ceiling.stack.name] = ceiling
         self.relative = relative_capacity(cells_by_scenario)
         self.runs = runs
 
@@ -100,6 +107,8 @@ class Quotes:
                 if first not in study or second not in study:
                     raise BenchError(f"the study has no ratio of {first} to {second} in {scenario}")
                 return fmt(study[first] / study[second], 2)
+            case "bound", [stack, scenario]:
+                return BOUND_WORDS[bound_of(self._cell(stack, scenario))]
             case "relative", [stack]:
                 self._records(stack)
                 found = next((v for label, v in self.relative.items() if label.split(" ")[0] == stack), None)

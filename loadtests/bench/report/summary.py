@@ -13,6 +13,7 @@ from collections.abc import Iterable
 from bench.records import RawResult
 from bench.report.figures import MIB, Cell, fmt, median
 from bench.report.ladder import capacities, common_rate, has_ladder, values_at
+from bench.report.tables import measured_at
 
 SHORT_NAMES = {"read-heavy": "read", "join-filter": "join", "mixed": "mixed", "heavy-body": "heavy", "avatar": "avatar"}
 
@@ -86,7 +87,7 @@ def _steady(records: list[RawResult]) -> str:
     return fmt(median([s.time_s for s in states]), 0) + (f" ({capped}/{len(states)} at cap)" if capped else "")
 
 
-def _bound_of(cell: Cell) -> str:
+def bound_of(cell: Cell) -> str:
     """What bound the step each run could not hold, the most frequent over runs."""
     kinds: list[str] = []
     for record in cell.records:
@@ -120,7 +121,8 @@ def summary_section(
         "",
         f"Measured {measured}; quick profile, {of} per stack × scenario ([method](docs/method.md)). "
         "Capacity: the highest offered rate held at the p99 objective; *relative* is its geometric "
-        "mean over scenarios as a share of the best stack's.",
+        "mean over scenarios as a share of the best stack's."
+        + (f" Smallest cap: the memory ladder's, measured {measured_at(mem_ladder)}." if mem_ladder else ""),
         "",
         "| stack | "
         + " | ".join(f"{SHORT_NAMES.get(s, s)} req/s" for s in scenarios)
@@ -165,16 +167,24 @@ def summary_section(
             p99 = median(values_at(cell, rate, lambda step: step.latency_ms.p99 if step.latency_ms else None))
             row.append(f"{fmt(cores, 2)} · {fmt(postgres, 2)} · {fmt(p99, 1)}")
         lines.append(f"| {name} | " + " | ".join(row) + " |")
-    lines += ["", "What bounds each scenario here, at the first rate each stack could not hold:", ""]
+    lines += ["", "What bounds each scenario here, at the first rate each stack could not hold:"]
     for s in scenarios:
         counts: dict[str, int] = defaultdict(int)
         for cell in laddered[s]:
-            counts[_bound_of(cell)] += 1
+            counts[bound_of(cell)] += 1
         said = "; ".join(
             f"{BOUND_WORDS.get(kind, kind)} for {count}" for kind, count in sorted(counts.items(), key=lambda i: -i[1])
         )
         held = [median(capacities(c)) for c in laddered[s]]
         known = [h for h in held if h is not None]
-        span = f"{fmt(min(known))}–{fmt(max(known))} req/s" if known else "no rate held"
+        span = (
+            "no stack held a rate"
+            if not known
+            else f"{fmt(min(known))} req/s"
+            if min(known) == max(known)
+            else f"{fmt(min(known))}–{fmt(max(known))} req/s"
+        )
+        if known and len(known) < len(held):
+            span += f"; {len(held) - len(known)} of {len(held)} stacks held no rate"
         lines.append(f"- **{s}** ({span}): {said}.")
     return [*lines, ""]

@@ -1,0 +1,474 @@
+// The results page: draws the summary table, one chart per scenario and two stacks side by side
+// from window.BENCH_RESULTS (data.js, written by `./bench report` from the raw JSON files). Every
+// figure links to the raw file it comes from. No build step, no library but Chart.js.
+'use strict';
+
+(function () {
+  const DATA = window.BENCH_RESULTS;
+
+  // What the summary's scenario columns show, and which figure of each ladder step the charts
+  // draw with it (capacity is where the p99 line leaves the objective).
+  const METRICS = {
+    capacity: {label: 'capacity at objective', unit: 'req/s', digits: 0, higherIsBetter: true, step: 'p99'},
+    p99: {label: 'p99 at the common rate', unit: 'ms', digits: 1, higherIsBetter: false, step: 'p99'},
+    cores: {
+      label: 'app cores per 1,000 req/s at the common rate', unit: 'cores', digits: 3,
+      higherIsBetter: false, step: 'cores',
+    },
+    postgres: {
+      label: 'PostgreSQL CPU per request at the common rate', unit: 'ms', digits: 3,
+      higherIsBetter: false, step: 'postgres',
+    },
+  };
+  const STEP_AXES = {
+    p99: 'p99 latency, ms (log scale)',
+    cores: 'app cores per 1,000 req/s, i.e. CPU ms per request (log scale)',
+    postgres: 'PostgreSQL CPU ms per request (log scale)',
+  };
+  const PROCESS_COLUMNS = [
+    {key: 'idle_mib', label: 'idle MiB', digits: 0, higherIsBetter: false},
+    {key: 'peak_mib', label: 'peak MiB', digits: 0, higherIsBetter: false},
+    {key: 'smallest_cap_mib', label: 'smallest cap MiB', digits: 0, higherIsBetter: false},
+    {key: 'startup_s', label: 'start-up s', digits: 2, higherIsBetter: false},
+    {key: 'steady_s', label: 'to steady state s', digits: 0, higherIsBetter: false},
+  ];
+  const DIALECTS = {api: 'API', hal: 'HAL'};
+  const RELATIVE = "results.md's ranking: per scenario, capacity at objective as a share of the best stack's; " +
+    'the geometric mean over every scenario measured (so no scenario outweighs another), from the capacity ' +
+    'figures of the row';
+  // Tableau 10: distinct for the eye and in grey print; ceilings are grey and dashed.
+  const COLOURS = [
+    '#4e79a7', '#f28e2b', '#e15759', '#76b7b2', '#59a14f',
+    '#edc948', '#b07aa1', '#ff9da7', '#9c755f', '#2f4b7c',
+  ];
+  const CEILING_COLOUR = '#6b6b6b';
+
+  const stacks = DATA.stacks.filter((s) => !s.ceiling);
+  const ceilings = DATA.stacks.filter((s) => s.ceiling);
+  const colourOf = new Map(stacks.map((s, i) => [s.label, COLOURS[i % COLOURS.length]]));
+  ceilings.forEach((s) => colourOf.set(s.label, CEILING_COLOUR));
+
+  const state = {
+    scenarios: new Set(DATA.scenarios.map((s) => s.name)),
+    stacks: new Set(DATA.stacks.map((s) => s.label)),
+    languages: new Set(stacks.map((s) => s.language)),
+    dialects: new Set(stacks.map((s) => s.dialect)),
+    metric: 'capacity',
+    sort: null, // {key, descending}; null: relative capacity (results.md's ranking), else the first scenario
+  };
+  const charts = new Map(); // scenario name -> Chart
+
+  function el(tag, attributes, ...children) {
+    const node = document.createElement(tag);
+    for (const [name, value] of Object.entries(attributes || {})) {
+      if (value !== null && value !== undefined && value !== false) node.setAttribute(name, value);
+    }
+    for (const child of children) {
+      if (child !== null && child !== undefined) node.append(child);
+    }
+    return node;
+  }
+
+  function fmt(value, digits) {
+    if (value === null || value === undefined) return '–';
+    return value.toLocaleString('en-US', {minimumFractionDigits: digits, maximumFractionDigits: digits});
+  }
+
+  // A figure as a link to its raw file, with its min–max over runs where they differ.
+  function figureLink(figure, digits) {
+    if (!figure || figure.value === null) return null;
+    const many = figure.count > 1;
+    const link = el('a', {
+      href: figure.href,
+      title: many
+        ? `median of ${figure.count} ${figure.of}s (${fmt(figure.low, digits)}–${fmt(figure.high, digits)}); ` +
+          `opens the raw file of the ${figure.of} at the median`
+        : 'opens the raw file',
+    }, fmt(figure.value, digits));
+    const range = many && figure.low !== figure.high
+      ? el('span', {class: 'range'}, ` (${fmt(figure.low, digits)}–${fmt(figure.high, digits)})`)
+      : null;
+    return [link, range];
+  }
+
+  function figureCell(figure, digits, empty) {
+    const parts = figureLink(figure, digits);
+    const cell = el('td', {class: 'figure'});
+    if (parts) cell.append(...parts.filter(Boolean));
+    else cell.append(empty || '–');
+    return cell;
+  }
+
+  function scenarioCell(stack, scenario) {
+    const figures = stack.scenarios[scenario.name];
+    if (!figures) return el('td', {class: 'absent', title: 'not measured in this scenario'});
+    const held = state.metric === 'capacity' && figures.held_no_rate;
+    if (held && figures.capacity.value === null) {
+      return el('td', {class: 'figure'}, el('a', {href: figures.files[0], title: 'held no rate in any run'}, 'none held'));
+    }
+    const cell = figureCell(figures[state.metric], METRICS[state.metric].digits);
+    if (held) cell.append(el('span', {class: 'range'}, ' · none held in a run'));
+    return cell;
+  }
+
+  function visible(stack) {
+    if (!state.stacks.has(stack.label)) return false;
+    // A ceiling has no language or dialect of its own (pgbench, nginx): only the stack filter hides it.
+    if (stack.ceiling) return true;
+    return state.languages.has(stack.language) && state.dialects.has(stack.dialect);
+  }
+
+  function shownScenarios() {
+    return DATA.scenarios.filter((s) => state.scenarios.has(s.name));
+  }
+
+  function sortValue(stack, key) {
+    if (key === 'stack') return stack.label;
+    if (key === 'relative') return stack.relative;
+    if (key.startsWith('scenario:')) {
+      const figures = stack.scenarios[key.slice('scenario:'.length)];
+      return figures ? figures[state.metric].value : null;
+    }
+    return stack[key].value;
+  }
+
+  function currentSort() {
+    if (state.sort) return state.sort;
+    if (state.metric === 'capacity' && stacks.filter(visible).some((s) => s.relative !== null)) {
+      return {key: 'relative', descending: true};
+    }
+    const first = shownScenarios()[0];
+    if (!first) return {key: 'stack', descending: false};
+    return {key: `scenario:${first.name}`, descending: METRICS[state.metric].higherIsBetter};
+  }
+
+  function sorted(rows) {
+    const {key, descending} = currentSort();
+    return rows.slice().sort((a, b) => {
+      const x = sortValue(a, key);
+      const y = sortValue(b, key);
+      if (x === y) return a.label.localeCompare(b.label);
+      if (x === null) return 1; // unmeasured last, whichever the direction
+      if (y === null) return -1;
+      const order = typeof x === 'string' ? x.localeCompare(y) : x - y;
+      return descending ? -order : order;
+    });
+  }
+
+  function sortHeader(text, key, higherIsBetter, title) {
+    const {key: current, descending} = currentSort();
+    const mark = key === current ? (descending ? ' ▼' : ' ▲') : '';
+    const button = el('button', {type: 'button', title: title || 'sort by this column'}, text + mark);
+    button.addEventListener('click', () => {
+      state.sort = key === current ? {key, descending: !descending} : {key, descending: higherIsBetter};
+      renderSummary();
+    });
+    return el('th', {scope: 'col', 'data-key': key}, button);
+  }
+
+  function renderSummary() {
+    const metric = METRICS[state.metric];
+    const scenarios = shownScenarios();
+    const table = document.getElementById('summary');
+    table.replaceChildren();
+    table.append(el('caption', {}, `Scenario columns: ${metric.label}, ${metric.unit}.`));
+    const head = el('tr', {},
+      el('th', {scope: 'col'}, '#'),
+      sortHeader('stack', 'stack', false),
+      el('th', {scope: 'col'}, 'language'),
+      el('th', {scope: 'col'}, 'dialect'),
+      ...scenarios.map((s) => sortHeader(s.name, `scenario:${s.name}`, metric.higherIsBetter, metric.label)),
+      sortHeader('relative capacity', 'relative', true, RELATIVE),
+      ...PROCESS_COLUMNS.map((c) => sortHeader(c.label, c.key, c.higherIsBetter)),
+    );
+    table.append(el('thead', {}, head));
+    const body = el('tbody');
+    const row = (stack, rank) => el('tr', {'data-stack': stack.label, class: stack.ceiling ? 'ceiling' : null},
+      el('td', {class: 'rank'}, rank),
+      el('th', {scope: 'row', title: `${stack.display}; ${stack.framework}; ${stack.data_access}`},
+        el('span', {class: 'swatch', style: `background:${colourOf.get(stack.label)}`}), stack.label),
+      el('td', {}, stack.ceiling ? '–' : stack.language),
+      el('td', {}, stack.dialect ? DIALECTS[stack.dialect] || stack.dialect : '–'),
+      ...scenarios.map((s) => scenarioCell(stack, s)),
+      el('td', {class: 'derived', title: RELATIVE}, stack.relative === null ? '–' : `${fmt(stack.relative * 100, 0)}%`),
+      ...PROCESS_COLUMNS.map((c) => figureCell(stack[c.key], c.digits)),
+    );
+    // Ceilings are the machine's limits, not contenders: above the stacks, never ranked.
+    for (const ceiling of ceilings.filter(visible)) body.append(row(ceiling, 'ceiling'));
+    const key = currentSort().key;
+    sorted(stacks.filter(visible)).forEach((stack, i) => {
+      const ranked = key === 'stack' || sortValue(stack, key) !== null;
+      body.append(row(stack, ranked ? String(i + 1) : '–'));
+    });
+    table.append(body);
+  }
+
+  function datasetsFor(scenario) {
+    const key = METRICS[state.metric].step;
+    const datasets = [];
+    for (const stack of [...ceilings, ...stacks].filter(visible)) {
+      const figures = stack.scenarios[scenario.name];
+      if (!figures) continue;
+      const steps = figures.steps.filter((s) => s[key] !== null && s[key] > 0);
+      if (!steps.length) continue;
+      const colour = colourOf.get(stack.label);
+      datasets.push({
+        label: stack.label,
+        stackLabel: stack.label,
+        data: steps.map((s) => ({x: s.offered, y: s[key], step: s})),
+        borderColor: colour,
+        backgroundColor: colour,
+        borderDash: stack.ceiling ? [6, 4] : [],
+        borderWidth: 2,
+        // Held in every run: a dot; in some: a triangle; in none: a cross.
+        pointStyle: steps.map((s) => (s.held === s.runs ? 'circle' : s.held ? 'triangle' : 'crossRot')),
+        pointRadius: steps.map((s) => (s.held === s.runs ? 3.5 : 6)),
+        pointHoverRadius: 7,
+        // The point of the step not held often lies on the top edge: drawn whole, not cut by it.
+        clip: false,
+      });
+    }
+    if (key === 'p99' && scenario.objective_p99_ms && scenario.rates.length) {
+      const objective = scenario.objective_p99_ms;
+      datasets.push({
+        label: `p99 objective, ${fmt(objective, 0)} ms`,
+        data: [{x: scenario.rates[0], y: objective}, {x: scenario.rates[scenario.rates.length - 1], y: objective}],
+        borderColor: '#999999',
+        borderDash: [2, 3],
+        borderWidth: 1.5,
+        pointRadius: 0,
+        pointHoverRadius: 0,
+      });
+    }
+    return datasets;
+  }
+
+  // Log axes label only 1, 2 and 5 times a power of ten: Chart.js's own labels crowd each other.
+  function logTick(value) {
+    const power = 10 ** Math.floor(Math.log10(value));
+    const mantissa = Math.round(value / power);
+    if (![1, 2, 5].includes(mantissa) || Math.abs(value / power - mantissa) > 1e-6) return '';
+    return value.toLocaleString('en-US', {maximumFractionDigits: 3});
+  }
+
+  function tooltipLabel(context) {
+    const step = context.raw.step;
+    if (!step) return context.dataset.label;
+    const key = METRICS[state.metric].step;
+    const held = step.runs > 1 ? `held in ${step.held} of ${step.runs} runs` : step.held ? 'held' : 'not held';
+    return `${context.dataset.label}: ${fmt(step[key], 2)} at ${fmt(step.offered, 0)} req/s offered ` +
+      `(${fmt(step.delivered, 0)} delivered), ${held}; click for the raw file`;
+  }
+
+  function openStep(event, elements, chart) {
+    const hit = elements[0];
+    if (!hit) return;
+    const point = chart.data.datasets[hit.datasetIndex].data[hit.index];
+    if (point.step) window.location.href = point.step.href;
+  }
+
+  function rawFiles(scenario) {
+    const list = el('p', {class: 'files'}, 'Raw files: ');
+    for (const stack of [...ceilings, ...stacks].filter(visible)) {
+      const figures = stack.scenarios[scenario.name];
+      if (!figures || !figures.files.length) continue;
+      list.append(el('span', {class: 'file-group'}, `${stack.label} `,
+        ...figures.files.map((href, i) => el('a', {href}, `run ${i + 1}`))
+          .flatMap((link, i) => (i ? [' ', link] : [link]))));
+    }
+    return list;
+  }
+
+  function buildCharts() {
+    const container = document.getElementById('charts');
+    for (const scenario of DATA.scenarios) {
+      const card = el('figure', {class: 'chart-card', 'data-scenario': scenario.name});
+      // In the document before Chart.js sizes its canvas from the box around it.
+      container.append(card);
+      const rates = scenario.rates.map((r) => fmt(r, 0)).join(', ');
+      const common = scenario.common_rate === null ? 'none (a stack held no rate)' : `${fmt(scenario.common_rate, 0)} req/s`;
+      card.append(el('figcaption', {},
+        el('h3', {}, scenario.name),
+        scenario.ladder
+          ? el('span', {class: 'note'},
+            `p99 objective ${fmt(scenario.objective_p99_ms, 0)} ms; offered ${rates} req/s; common rate ${common}.`)
+          : el('span', {class: 'note'}, 'No fixed-rate ladder in these records (measured before it existed).')));
+      if (scenario.ladder) {
+        const canvas = el('canvas', {'data-scenario': scenario.name, role: 'img',
+          'aria-label': `${scenario.name}: latency against offered load`});
+        card.append(el('div', {class: 'chart-box'}, canvas));
+        charts.set(scenario.name, new Chart(canvas, {
+          type: 'line',
+          data: {datasets: datasetsFor(scenario)},
+          options: {
+            animation: false,
+            layout: {padding: {top: 8, right: 8}},
+            responsive: true,
+            maintainAspectRatio: false,
+            interaction: {mode: 'nearest', intersect: true},
+            scales: {
+              x: {
+                type: 'logarithmic',
+                title: {display: true, text: 'offered load, req/s (log scale)'},
+                // A tick at each offered rate of the ladder, and only there.
+                afterBuildTicks: (axis) => {
+                  axis.ticks = scenario.rates.map((value) => ({value}));
+                },
+                ticks: {callback: (value) => fmt(value, 0), maxRotation: 0},
+              },
+              y: {
+                type: 'logarithmic',
+                title: {display: true, text: STEP_AXES[METRICS[state.metric].step]},
+                ticks: {callback: logTick},
+              },
+            },
+            plugins: {
+              legend: {position: 'bottom', labels: {boxWidth: 14}},
+              tooltip: {callbacks: {label: tooltipLabel}},
+            },
+            onClick: openStep,
+          },
+        }));
+      }
+      card.append(rawFiles(scenario));
+    }
+  }
+
+  function updateCharts() {
+    const key = METRICS[state.metric].step;
+    document.getElementById('charts-title').textContent =
+      key === 'p99' ? 'Latency against offered load' : `${METRICS[state.metric].label}: per offered load`;
+    for (const card of document.querySelectorAll('.chart-card')) {
+      const scenario = DATA.scenarios.find((s) => s.name === card.dataset.scenario);
+      card.hidden = !state.scenarios.has(scenario.name);
+      card.querySelector('.files').replaceWith(rawFiles(scenario));
+      const chart = charts.get(scenario.name);
+      if (!chart) continue;
+      chart.data.datasets = datasetsFor(scenario);
+      chart.options.scales.y.title.text = STEP_AXES[key];
+      chart.update();
+    }
+  }
+
+  function compareRows(a, b) {
+    const rows = [];
+    for (const scenario of shownScenarios()) {
+      for (const [key, metric] of Object.entries(METRICS)) {
+        rows.push({
+          label: `${scenario.name}: ${metric.label}, ${metric.unit}`,
+          a: a.scenarios[scenario.name] ? a.scenarios[scenario.name][key] : null,
+          b: b.scenarios[scenario.name] ? b.scenarios[scenario.name][key] : null,
+          digits: metric.digits,
+        });
+      }
+      for (const [key, words] of [['stopped', 'stopped by'], ['bound', 'bound at the step not held']]) {
+        rows.push({
+          label: `${scenario.name}: ${words}`,
+          text: [a, b].map((s) => (s.scenarios[scenario.name] ? s.scenarios[scenario.name][key] : '')),
+        });
+      }
+    }
+    rows.push({label: 'relative capacity', text: [a, b].map((s) => (s.relative === null ? '' : `${fmt(s.relative * 100, 0)}%`))});
+    for (const column of PROCESS_COLUMNS) {
+      rows.push({label: column.label, a: a[column.key], b: b[column.key], digits: column.digits});
+    }
+    return rows;
+  }
+
+  function renderCompare() {
+    const a = DATA.stacks.find((s) => s.label === document.getElementById('compare-a').value);
+    const b = DATA.stacks.find((s) => s.label === document.getElementById('compare-b').value);
+    const table = document.getElementById('compare');
+    table.replaceChildren();
+    if (!a || !b) return;
+    table.append(el('thead', {}, el('tr', {},
+      el('th', {scope: 'col'}, 'figure'),
+      el('th', {scope: 'col', class: 'stack-a'}, a.label),
+      el('th', {scope: 'col', class: 'stack-b'}, b.label),
+      el('th', {scope: 'col'}, `${a.label} ÷ ${b.label}`))));
+    const body = el('tbody');
+    for (const row of compareRows(a, b)) {
+      if (row.text) {
+        body.append(el('tr', {class: 'words'}, el('th', {scope: 'row'}, row.label),
+          el('td', {}, row.text[0] || '–'), el('td', {}, row.text[1] || '–'), el('td')));
+        continue;
+      }
+      const ratio = row.a && row.b && row.a.value !== null && row.b.value ? row.a.value / row.b.value : null;
+      body.append(el('tr', {}, el('th', {scope: 'row'}, row.label),
+        figureCell(row.a, row.digits), figureCell(row.b, row.digits),
+        el('td', {class: 'ratio'}, ratio === null ? '–' : `${fmt(ratio, 2)}×`)));
+    }
+    table.append(body);
+  }
+
+  function checkboxes(fieldsetId, values, set, labelOf) {
+    const fieldset = document.getElementById(fieldsetId);
+    for (const value of values) {
+      const input = el('input', {type: 'checkbox', value, checked: ''});
+      input.addEventListener('change', () => {
+        if (input.checked) set.add(value);
+        else set.delete(value);
+        renderAll();
+      });
+      fieldset.append(el('label', {}, input, ` ${labelOf(value)}`));
+    }
+  }
+
+  function renderAll() {
+    renderSummary();
+    updateCharts();
+    renderCompare();
+  }
+
+  function describe() {
+    const runs = DATA.runs > 1
+      ? `Each figure is the median of ${DATA.runs} runs, its min–max under it where they differ.`
+      : 'One run per stack × scenario.';
+    // Idle memory and start-up are per start of the process, which can be several per run.
+    const starts = ' Memory and start-up figures with a min–max under them are medians over the starts of ' +
+      'the stack\'s process; hover over a figure for what it is the median of.';
+    document.getElementById('provenance').textContent =
+      `Generated by ./bench report from the ${DATA.files} raw JSON files in ${DATA.raw_dir} ` +
+      `(profile ${DATA.profile}; commit ${DATA.commits.join(', ')}; ${DATA.dates.join(', ') || 'no date'}; ` +
+      `${DATA.machine}). ${runs}${starts} Every figure links to the raw file it comes from.`;
+    const commons = DATA.scenarios.filter((s) => s.ladder)
+      .map((s) => `${s.name} ${s.common_rate === null ? 'none' : fmt(s.common_rate, 0) + ' req/s'}`);
+    document.getElementById('summary-note').textContent =
+      'Capacity at objective: the highest offered rate a stack held (at least 97% delivered, at most 1% dropped, ' +
+      'no unexpected status, p99 within the objective). The figures at the common rate are at the highest rate ' +
+      `every stack held in every run (${commons.join('; ') || 'no ladder'}). Memory, start-up and time to steady ` +
+      'state are per stack over its scenarios: idle memory and start-up when its process started, peak ' +
+      'the median of each run\'s highest; smallest cap: the smallest memory cap the memory ladder served every ' +
+      'scenario under. Relative capacity ranks the stacks as results.md does. Rows marked ceiling (ceiling-…) are ' +
+      'the limits of the database or of HTTP on this machine, measured alike and never ranked. Click a column ' +
+      'heading to sort by it.';
+    document.getElementById('charts-note').textContent =
+      'Every stack a line over its ladder steps: a dot where every run held the step, a triangle where some did, ' +
+      'a cross where none did (the step the ladder stopped at). Click a point for its raw file.';
+  }
+
+  function setUp() {
+    describe();
+    checkboxes('filter-scenario', DATA.scenarios.map((s) => s.name), state.scenarios, (v) => v);
+    checkboxes('filter-stack', DATA.stacks.map((s) => s.label), state.stacks, (v) => v);
+    checkboxes('filter-language', [...state.languages].sort(), state.languages, (v) => v);
+    checkboxes('filter-dialect', [...state.dialects].sort(), state.dialects, (v) => DIALECTS[v] || v);
+    const metric = document.getElementById('metric');
+    for (const [key, m] of Object.entries(METRICS)) metric.append(el('option', {value: key}, `${m.label} (${m.unit})`));
+    metric.addEventListener('change', () => {
+      state.metric = metric.value;
+      state.sort = null;
+      renderAll();
+    });
+    for (const [id, index] of [['compare-a', 0], ['compare-b', 1]]) {
+      const select = document.getElementById(id);
+      for (const stack of [...stacks, ...ceilings]) select.append(el('option', {value: stack.label}, stack.label));
+      select.selectedIndex = Math.min(index, select.options.length - 1);
+      select.addEventListener('change', renderCompare);
+    }
+    buildCharts();
+    renderAll();
+  }
+
+  setUp();
+})();
