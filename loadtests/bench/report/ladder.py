@@ -52,7 +52,7 @@ def values_at(cell: Cell, rate: float | None, value: Callable[[LadderStep], T | 
     return [value(step) for r in cell.records if (step := step_at(r, rate)) is not None]
 
 
-def _stopped(cell: Cell) -> tuple[str, str]:
+def stopped_by(cell: Cell) -> tuple[str, str]:
     """Why each run's ladder ended, and what bound the step it could not hold."""
     reasons: list[str] = []
     bounds: list[str] = []
@@ -164,7 +164,7 @@ def ladder_table(scenario: str, cells: list[Cell], ceiling: Cell | None = None) 
             cell.stack.label,
             fmt_spread(capacity),
             efficiency(cell, ceiling),
-            *_stopped(cell),
+            *stopped_by(cell),
             fmt(median(values_at(cell, common, lambda s: s.latency_ms.p99 if s.latency_ms else None)), 1),
             fmt(median(values_at(cell, common, lambda s: s.latency_ms.p999 if s.latency_ms else None)), 1),
             fmt(median(values_at(cell, common, lambda s: s.cpu_ms_per_request)), 3),

@@ -22,7 +22,7 @@ from typing import TypedDict
 from bench.errors import BenchError
 from bench.records import LadderStep, RawResult
 from bench.report.figures import MIB, Cell, median, spread
-from bench.report.ladder import _stopped, common_rate, has_ladder, step_at
+from bench.report.ladder import common_rate, has_ladder, step_at, stopped_by
 from bench.report.summary import per_run_peak, relative_capacity, smallest_clean_cap
 from bench.scenarios import SCENARIOS
 
@@ -253,7 +253,7 @@ def _at_common(
 
 def _scenario_figures(cell: Cell, common: float | None, href: dict[int, str]) -> ScenarioFigures:
     laddered = [r for r in cell.records if r.ladder is not None]
-    stopped, bound = _stopped(cell)
+    stopped, bound = stopped_by(cell)
     return {
         "capacity": figure((r.ladder.capacity_rps, href[id(r)]) for r in laddered if r.ladder is not None),
         "held_no_rate": any(r.ladder is not None and r.ladder.capacity_rps is None for r in laddered),
