@@ -56,3 +56,19 @@ def test_a_cpu_list_that_is_none_is_refused_with_its_flag():
     result = CliRunner().invoke(cli.cli, ["run", "--db-cpus", "one"])
     assert isinstance(result.exception, BenchError)
     assert str(result.exception) == "--db-cpus 'one' is not a CPU list like 0 or 2-3"
+
+
+def test_the_estimate_alone_runs_nothing(tmp_path, monkeypatch):
+    from bench import measure
+
+    def must_not_run(*args, **kwargs):
+        raise AssertionError("--estimate started a run")
+
+    monkeypatch.setattr(measure, "execute", must_not_run)
+    monkeypatch.setattr(postgres, "session", must_not_run)
+    result = CliRunner().invoke(
+        cli.cli, ["run", "go-gin", "--scenario", "avatar", "--estimate", "--output", str(tmp_path / "out")]
+    )
+    assert result.exit_code == 0, result.output
+    assert "1 stack(s) × 1 scenario(s) × 1 run(s), profile quick: about" in result.output
+    assert not (tmp_path / "out").exists()

@@ -63,6 +63,12 @@ if TYPE_CHECKING:
 @click.option("--loadgen-cpus", metavar="LIST", help="CPU set of k6/oha (default 1 on 2 cores, 2-N on more).")
 @click.option("--yes", is_flag=True, help="Do not ask before a run estimated at over an hour.")
 @click.option(
+    "--estimate",
+    "estimate_only",
+    is_flag=True,
+    help="Print the plan and how long it would take, then stop: nothing is built, started or measured.",
+)
+@click.option(
     "--no-ceilings",
     "ceilings",
     flag_value=False,
@@ -96,6 +102,7 @@ def run(
     db_cpus: str | None,
     loadgen_cpus: str | None,
     yes: bool,
+    estimate_only: bool,
     ceilings: bool,
     output: Path | None,
     target_url: str | None,
@@ -181,6 +188,8 @@ def run(
         f"about {estimate / 60:.0f} min"
         + (f" (following {len(plan.observed)} earlier run(s))" if plan.observed else "")
     )
+    if estimate_only:
+        return
     if estimate > 3600 and not yes and sys.stdin.isatty():
         click.confirm("That is over an hour. Go on?", abort=True)
     with contextlib.ExitStack() as held:
