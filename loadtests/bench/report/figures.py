@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import itertools
 import statistics
+from collections import defaultdict
 from collections.abc import Callable, Iterable
 from typing import NamedTuple, TypeVar
 
 from bench.records import RawResult, StackInfo, Stage
+from bench.scenarios import SCENARIOS
 
 MIB = 1 << 20
 T = TypeVar("T")
@@ -70,6 +72,16 @@ class Cell:
     def rps(self, vus: int | None = None) -> Spread | None:
         vus = vus or self.top()
         return spread(self.stage_values(vus, lambda s: s.rps)) if vus else None
+
+
+def group_cells(records: list[RawResult]) -> dict[str, list[Cell]]:
+    """One Cell per stack (ceilings included) per scenario: the scenarios in the study's order,
+    any other after them by name."""
+    by_scenario: dict[str, dict[str, list[RawResult]]] = defaultdict(lambda: defaultdict(list))
+    for record in records:
+        by_scenario[record.scenario][record.stack.label].append(record)
+    order = [s for s in SCENARIOS if s in by_scenario] + sorted(set(by_scenario) - set(SCENARIOS))
+    return {scenario: [Cell(rs) for rs in by_scenario[scenario].values()] for scenario in order}
 
 
 def overlap(a: Spread, b: Spread) -> bool:

@@ -31,6 +31,23 @@ def capacities(cell: Cell) -> list[float | None]:
     return [r.ladder.capacity_rps for r in cell.records if r.ladder is not None]
 
 
+def median_capacity(cell: Cell) -> float | None:
+    return median(capacities(cell))
+
+
+def last_steps(cell: Cell) -> list[LadderStep]:
+    """Each run's last ladder step: the first it could not hold, or its top rate if it held all."""
+    return [r.ladder.steps[-1] for r in cell.records if r.ladder is not None and r.ladder.steps]
+
+
+def p99_of(step: LadderStep) -> float | None:
+    return step.latency_ms.p99 if step.latency_ms else None
+
+
+def postgres_ms_of(step: LadderStep) -> float | None:
+    return step.cpu.postgres_ms_per_request if step.cpu else None
+
+
 def common_rate(cells: list[Cell]) -> float | None:
     """The highest offered rate every stack held in every run; None if one held none."""
     lowest: float | None = None
@@ -57,10 +74,7 @@ def stopped_by(cell: Cell) -> tuple[str, str]:
     reasons: list[str] = []
     bounds: list[str] = []
     measured = False  # a --target run's steps have no CPU to say what bound them
-    for r in cell.records:
-        if r.ladder is None or not r.ladder.steps:
-            continue
-        last = r.ladder.steps[-1]
+    for last in last_steps(cell):
         if last.held:
             reasons.append("held every rate")
             continue
@@ -86,8 +100,7 @@ def _steady(cell: Cell) -> str:
 
 def _stopped_by_loadgen(cell: Cell) -> bool:
     """A run whose step not held measured the load generator rather than the server."""
-    last_steps = [r.ladder.steps[-1] for r in cell.records if r.ladder is not None and r.ladder.steps]
-    return any(not s.held and s.cpu is not None and limited_by_loadgen(s.cpu) for s in last_steps)
+    return any(not s.held and s.cpu is not None and limited_by_loadgen(s.cpu) for s in last_steps(cell))
 
 
 def efficiency(cell: Cell, ceiling: Cell | None) -> str:
@@ -103,14 +116,13 @@ def efficiency(cell: Cell, ceiling: Cell | None) -> str:
         return "none: the ceiling was bound by its load generator"
     if _stopped_by_loadgen(cell):
         return "none: its ladder stopped where its load generator did most of the work on a full CPU"
-    last_steps = [r.ladder.steps[-1] for r in ceiling.records if r.ladder is not None and r.ladder.steps]
-    limit = median(capacities(ceiling))
-    mine = median(capacities(cell))
+    limit = median_capacity(ceiling)
+    mine = median_capacity(cell)
     if not limit:
         return "none: the ceiling held no rate"
     if mine is None:
         return "–"
-    bound_only = any(s.held for s in last_steps)
+    bound_only = any(s.held for s in last_steps(ceiling))
     return ("≤ " if bound_only else "") + f"{mine / limit * 100:.0f}%"
 
 
@@ -121,7 +133,7 @@ def ladder_table(scenario: str, cells: list[Cell], ceiling: Cell | None = None) 
     ceiling_row = ceiling if ceiling is not None and has_ladder([ceiling]) else None
     objective = next(r.ladder.objective_p99_ms for c in laddered for r in c.records if r.ladder is not None)
     rates = next(r.ladder.rates for c in laddered for r in c.records if r.ladder is not None)
-    laddered.sort(key=lambda c: -(median(capacities(c)) or 0.0))
+    laddered.sort(key=lambda c: -(median_capacity(c) or 0.0))
     common = common_rate(laddered)
     at = f"{fmt(common)} req/s" if common is not None else "the common rate"
     lines = [
@@ -165,10 +177,10 @@ def ladder_table(scenario: str, cells: list[Cell], ceiling: Cell | None = None) 
             fmt_spread(capacity),
             efficiency(cell, ceiling),
             *stopped_by(cell),
-            fmt(median(values_at(cell, common, lambda s: s.latency_ms.p99 if s.latency_ms else None)), 1),
+            fmt(median(values_at(cell, common, p99_of)), 1),
             fmt(median(values_at(cell, common, lambda s: s.latency_ms.p999 if s.latency_ms else None)), 1),
             fmt(median(values_at(cell, common, lambda s: s.cpu_ms_per_request)), 3),
-            fmt(median(values_at(cell, common, lambda s: s.cpu.postgres_ms_per_request if s.cpu else None)), 3),
+            fmt(median(values_at(cell, common, postgres_ms_of)), 3),
             fmt(median(values_at(cell, common, lambda s: s.sql_per_request)), 2),
             fmt(median(values_at(cell, common, lambda s: s.mean_response_bytes)), 0),
             fmt(median(values_at(cell, common, lambda s: s.cpu.loadgen_cpu_share * 100 if s.cpu else None)), 0)

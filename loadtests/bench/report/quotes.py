@@ -13,8 +13,8 @@ from collections.abc import Callable
 from bench.errors import BenchError
 from bench.records import RawResult
 from bench.report.figures import MIB, Cell, fmt, median
-from bench.report.ladder import capacities, common_rate, values_at
-from bench.report.study import STUDY_THROUGHPUT, WEBFLUX_OVER_MVC
+from bench.report.ladder import common_rate, median_capacity, p99_of, postgres_ms_of, values_at
+from bench.report.study import STUDY_THROUGHPUT, WEBFLUX_OVER_MVC, closed_rps
 from bench.report.summary import BOUND_WORDS, bound_of, per_run_peak, relative_capacity
 
 PLACEHOLDER = re.compile(r"\{\{\s*([^{}]+?)\s*\}\}")
@@ -66,11 +66,10 @@ class Quotes:
         return fmt(median(values_at(self._cell(stack, scenario), self.commons.get(scenario), value)), digits)
 
     def _closed(self, stack: str, scenario: str) -> float | None:
-        found = self._cell(stack, scenario).rps()
-        return found.median if found is not None else None
+        return closed_rps(self._cell(stack, scenario))
 
     def _capacity(self, stack: str, scenario: str) -> float | None:
-        return median(capacities(self._cell(stack, scenario)))
+        return median_capacity(self._cell(stack, scenario))
 
     def value(self, expression: str) -> str:
         kind, *args = expression.split()
@@ -86,9 +85,9 @@ class Quotes:
             case "cores", [stack, scenario]:
                 return self._at_common(stack, scenario, lambda s: s.cpu_ms_per_request, 2)
             case "pg", [stack, scenario]:
-                return self._at_common(stack, scenario, lambda s: s.cpu.postgres_ms_per_request if s.cpu else None, 2)
+                return self._at_common(stack, scenario, postgres_ms_of, 2)
             case "p99", [stack, scenario]:
-                return self._at_common(stack, scenario, lambda s: s.latency_ms.p99 if s.latency_ms else None, 1)
+                return self._at_common(stack, scenario, p99_of, 1)
             case "sql", [stack, scenario]:
                 return self._at_common(stack, scenario, lambda s: s.sql_per_request, 2)
             case "bytes", [stack, scenario]:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-from collections import defaultdict
 from collections.abc import Callable
 from pathlib import Path
 
@@ -11,7 +10,7 @@ from bench import paths
 from bench.errors import BenchError
 from bench.records import RawResult
 from bench.report.charts import draw_capacity_chart, draw_charts, draw_latency_charts, draw_soak_chart
-from bench.report.figures import Cell
+from bench.report.figures import Cell, group_cells
 from bench.report.quotes import Quotes, fill
 from bench.report.sections import fault_section, ladder_section, soak_section
 from bench.report.study import study_section
@@ -25,7 +24,6 @@ from bench.report.tables import (
     scenario_section,
     stacks_table,
 )
-from bench.scenarios import SCENARIOS
 
 
 def load(raw_dir: Path) -> list[RawResult]:
@@ -39,23 +37,25 @@ def render(raw_dir: Path, out_md: Path, charts_dir: Path, analysis: Path | None 
     """The answer first (the summary, then the analysis and the original study's ratios), then
     every scenario's tables, memory, the other runs' sections, the charts and the environment."""
     records = load(raw_dir)
-    by_scenario: dict[str, dict[str, list[RawResult]]] = defaultdict(lambda: defaultdict(list))
-    for record in records:
-        by_scenario[record.scenario][record.stack.name].append(record)
     runs = max(r.run for r in records)
     cells_by_scenario: dict[str, list[Cell]] = {}
     ceilings: dict[str, Cell | None] = {}
-    for scenario in [s for s in SCENARIOS if s in by_scenario] + sorted(set(by_scenario) - set(SCENARIOS)):
-        cells = [Cell(rs) for rs in by_scenario[scenario].values()]
+    for scenario, cells in group_cells(records).items():
         ceilings[scenario] = next((c for c in cells if c.stack.name.startswith("ceiling-")), None)
         cells = [c for c in cells if c is not ceilings[scenario]]
         cells.sort(key=lambda c: -(c.rps() or (0.0,))[0])
         cells_by_scenario[scenario] = cells
-    others: dict[str, list[RawResult]] = {}
-    for name in (f"{raw_dir.name}-mem-ladder", "soak", f"{raw_dir.name}-fault"):
-        directory = raw_dir.parent / name
-        if directory.is_dir() and any(directory.glob("*.json")):
-            others[name] = load(directory)
+    # The other runs' raw directories beside this one, each with the section it adds.
+    sections: dict[str, Callable[[list[RawResult]], list[str]]] = {
+        f"{raw_dir.name}-mem-ladder": ladder_section,
+        "soak": soak_section,
+        f"{raw_dir.name}-fault": fault_section,
+    }
+    others = {
+        name: load(directory)
+        for name in sections
+        if (directory := raw_dir.parent / name).is_dir() and any(directory.glob("*.json"))
+    }
     mem_ladder = others.get(f"{raw_dir.name}-mem-ladder", [])
     stack_records = [r for r in records if r.kind != "ceiling"]
     lines = [
@@ -78,11 +78,6 @@ def render(raw_dir: Path, out_md: Path, charts_dir: Path, analysis: Path | None 
         lines += _dated(section, [r for c in [*cells, *([ceiling] if ceiling else [])] for r in c.records])
     lines += _dated(memory_section(cells_by_scenario), stack_records)
     lines += not_measured_section(records)
-    sections: dict[str, Callable[[list[RawResult]], list[str]]] = {
-        f"{raw_dir.name}-mem-ladder": ladder_section,
-        "soak": soak_section,
-        f"{raw_dir.name}-fault": fault_section,
-    }
     for name, section_of in sections.items():
         if name in others:
             lines += _dated(section_of(others[name]), others[name])

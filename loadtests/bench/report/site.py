@@ -21,10 +21,9 @@ from typing import TypedDict
 
 from bench.errors import BenchError
 from bench.records import LadderStep, RawResult
-from bench.report.figures import MIB, Cell, median, spread
-from bench.report.ladder import common_rate, has_ladder, step_at, stopped_by
+from bench.report.figures import MIB, Cell, group_cells, median, spread
+from bench.report.ladder import common_rate, has_ladder, p99_of, postgres_ms_of, step_at, stopped_by
 from bench.report.summary import per_run_peak, relative_capacity, smallest_clean_cap
-from bench.scenarios import SCENARIOS
 
 ASSETS = Path(__file__).with_name("site_assets")
 CEILING_PREFIX = "ceiling-"
@@ -147,15 +146,10 @@ def site_data(
     mem_ladder = mem_ladder or []
     href = {id(record): _link(path, site_dir) for path, record in [*found, *mem_ladder]}
     records = [record for _, record in found]
-    by_scenario: dict[str, dict[str, list[RawResult]]] = defaultdict(lambda: defaultdict(list))
-    for record in records:
-        by_scenario[record.scenario][record.stack.label].append(record)
-    order = [s for s in SCENARIOS if s in by_scenario] + sorted(set(by_scenario) - set(SCENARIOS))
     scenarios: list[ScenarioInfo] = []
     per_stack: dict[str, dict[str, ScenarioFigures]] = defaultdict(dict)
     ranked: dict[str, list[Cell]] = {}
-    for scenario in order:
-        cells = [Cell(rs) for rs in by_scenario[scenario].values()]
+    for scenario, cells in group_cells(records).items():
         # The common rate and the ranking are the stacks': a ceiling is a limit, not a contender.
         laddered = [c for c in cells if not _is_ceiling(c) and has_ladder([c])]
         common = common_rate(laddered) if laddered else None
@@ -257,9 +251,9 @@ def _scenario_figures(cell: Cell, common: float | None, href: dict[int, str]) ->
     return {
         "capacity": figure((r.ladder.capacity_rps, href[id(r)]) for r in laddered if r.ladder is not None),
         "held_no_rate": any(r.ladder is not None and r.ladder.capacity_rps is None for r in laddered),
-        "p99": _at_common(cell, common, lambda s: s.latency_ms.p99 if s.latency_ms else None, href),
+        "p99": _at_common(cell, common, p99_of, href),
         "cores": _at_common(cell, common, lambda s: s.cpu_ms_per_request, href),
-        "postgres": _at_common(cell, common, lambda s: s.cpu.postgres_ms_per_request if s.cpu else None, href),
+        "postgres": _at_common(cell, common, postgres_ms_of, href),
         "stopped": stopped,
         "bound": bound,
         "steps": ladder_steps(cell, href),
@@ -285,10 +279,10 @@ def ladder_steps(cell: Cell, href: dict[int, str]) -> list[Step]:
         {
             "offered": offered,
             "p50": median_of(pairs, lambda s: s.latency_ms.p50 if s.latency_ms else None),
-            "p99": median_of(pairs, lambda s: s.latency_ms.p99 if s.latency_ms else None),
+            "p99": median_of(pairs, p99_of),
             "p999": median_of(pairs, lambda s: s.latency_ms.p999 if s.latency_ms else None),
             "cores": median_of(pairs, lambda s: s.cpu_ms_per_request),
-            "postgres": median_of(pairs, lambda s: s.cpu.postgres_ms_per_request if s.cpu else None),
+            "postgres": median_of(pairs, postgres_ms_of),
             "delivered": median_of(pairs, lambda s: s.delivered_rps),
             "held": sum(1 for _, step in pairs if step.held),
             "runs": len(pairs),

@@ -5,8 +5,8 @@ p99 objective. Only ratios carry over: the study gives neither its machine nor i
 
 from __future__ import annotations
 
-from bench.report.figures import Cell, fmt, median
-from bench.report.ladder import capacities
+from bench.report.figures import Cell, fmt
+from bench.report.ladder import median_capacity
 
 JERSEY, MVC, DATA_REST, WEBFLUX = "java-jersey", "java-spring", "java-spring-data-rest", "java-spring-webflux"
 
@@ -24,13 +24,14 @@ WEBFLUX_SCENARIOS = ("read-heavy", "join-filter")
 PAIRS = ((MVC, JERSEY, "Spring MVC ÷ Jersey"), (DATA_REST, JERSEY, "Data REST ÷ Jersey"))
 
 
-def _closed(cell: Cell | None) -> float | None:
+def closed_rps(cell: Cell | None) -> float | None:
+    """Requests/s at the highest closed-model stage, the median over runs."""
     found = cell.rps() if cell is not None else None
     return found.median if found is not None else None
 
 
 def _capacity(cell: Cell | None) -> float | None:
-    return median(capacities(cell)) if cell is not None else None
+    return median_capacity(cell) if cell is not None else None
 
 
 def _ratio(a: float | None, b: float | None) -> str:
@@ -61,7 +62,7 @@ def study_section(cells_by_scenario: dict[str, list[Cell]]) -> list[str]:
             a, b = cells[numerator], cells[denominator]
             rows.append(
                 f"| {title} | {scenario} | {_ratio(study[numerator], study[denominator])} "
-                f"| {_ratio(_closed(a), _closed(b))} | {_ratio(_capacity(a), _capacity(b))} "
+                f"| {_ratio(closed_rps(a), closed_rps(b))} | {_ratio(_capacity(a), _capacity(b))} "
                 f"| {_bound(a)} / {_bound(b)} |"
             )
     for scenario in WEBFLUX_SCENARIOS:
@@ -70,7 +71,7 @@ def study_section(cells_by_scenario: dict[str, list[Cell]]) -> list[str]:
             a, b = cells[WEBFLUX], cells[MVC]
             rows.append(
                 f"| WebFlux ÷ Spring MVC | {scenario} | {fmt(WEBFLUX_OVER_MVC, 2)} (reads) "
-                f"| {_ratio(_closed(a), _closed(b))} | {_ratio(_capacity(a), _capacity(b))} "
+                f"| {_ratio(closed_rps(a), closed_rps(b))} | {_ratio(_capacity(a), _capacity(b))} "
                 f"| {_bound(a)} / {_bound(b)} |"
             )
     if not rows:

@@ -12,7 +12,15 @@ from collections.abc import Iterable
 
 from bench.records import RawResult
 from bench.report.figures import MIB, Cell, fmt, median
-from bench.report.ladder import capacities, common_rate, has_ladder, values_at
+from bench.report.ladder import (
+    common_rate,
+    has_ladder,
+    last_steps,
+    median_capacity,
+    p99_of,
+    postgres_ms_of,
+    values_at,
+)
 from bench.report.tables import measured_at
 
 SHORT_NAMES = {"read-heavy": "read", "join-filter": "join", "mixed": "mixed", "heavy-body": "heavy", "avatar": "avatar"}
@@ -35,9 +43,9 @@ def relative_capacity(cells_by_scenario: dict[str, list[Cell]]) -> dict[str, flo
     ratios: dict[str, list[float | None]] = defaultdict(list)
     for cells in cells_by_scenario.values():
         laddered = [c for c in cells if has_ladder([c])]
-        best = max((median(capacities(c)) or 0.0 for c in laddered), default=0.0)
+        best = max((median_capacity(c) or 0.0 for c in laddered), default=0.0)
         for cell in laddered:
-            mine = median(capacities(cell))
+            mine = median_capacity(cell)
             ratios[cell.stack.label].append(mine / best if mine and best else None)
     return {
         name: None if not values or None in values else math.exp(sum(math.log(v) for v in values if v) / len(values))
@@ -90,10 +98,7 @@ def _steady(records: list[RawResult]) -> str:
 def bound_of(cell: Cell) -> str:
     """What bound the step each run could not hold, the most frequent over runs."""
     kinds: list[str] = []
-    for record in cell.records:
-        if record.ladder is None or not record.ladder.steps:
-            continue
-        last = record.ladder.steps[-1]
+    for last in last_steps(cell):
         if last.held:
             kinds.append("held")
         elif last.cpu is not None:
@@ -132,7 +137,7 @@ def summary_section(
     for name in names:
         mine = records[name]
         cold = [r for r in mine if not r.served_before]
-        capacity = [fmt(median(capacities(cell_of[(s, name)])) if (s, name) in cell_of else None) for s in scenarios]
+        capacity = [fmt(median_capacity(cell_of[(s, name)]) if (s, name) in cell_of else None) for s in scenarios]
         relative = ranking.get(name)
         lines.append(
             f"| {name} | "
@@ -161,10 +166,8 @@ def summary_section(
                 row.append("–")
                 continue
             cores = median(values_at(cell, rate, lambda step: step.cpu_ms_per_request))
-            postgres = median(
-                values_at(cell, rate, lambda step: step.cpu.postgres_ms_per_request if step.cpu else None)
-            )
-            p99 = median(values_at(cell, rate, lambda step: step.latency_ms.p99 if step.latency_ms else None))
+            postgres = median(values_at(cell, rate, postgres_ms_of))
+            p99 = median(values_at(cell, rate, p99_of))
             row.append(f"{fmt(cores, 2)} · {fmt(postgres, 2)} · {fmt(p99, 1)}")
         lines.append(f"| {name} | " + " | ".join(row) + " |")
     lines += ["", "What bounds each scenario here, at the first rate each stack could not hold:"]
@@ -175,7 +178,7 @@ def summary_section(
         said = "; ".join(
             f"{BOUND_WORDS.get(kind, kind)} for {count}" for kind, count in sorted(counts.items(), key=lambda i: -i[1])
         )
-        held = [median(capacities(c)) for c in laddered[s]]
+        held = [median_capacity(c) for c in laddered[s]]
         known = [h for h in held if h is not None]
         span = (
             "no stack held a rate"
