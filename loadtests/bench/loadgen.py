@@ -77,14 +77,17 @@ def k6_command(
     summary: Path,
     writes_log: Path | None = None,
     env: dict[str, str] | None = None,
+    api_port: int | None = None,
 ) -> str:
     """`writes_log`: where k6 logs the id of every write (see bench.writes); k6's own log
     messages go there too. `env`: more of the script's environment (RATE, DURATION, VUS and
-    MAX_VUS for a fixed-rate step; STAGE_SECONDS and RAMP_SECONDS)."""
+    MAX_VUS for a fixed-rate step; STAGE_SECONDS and RAMP_SECONDS). `api_port`: k6's REST API
+    on 127.0.0.1 at that port (read and stopped while it runs), else none."""
     record = f"-e RECORD_WRITES=1 --log-output 'file={writes_log}' --log-format raw " if writes_log is not None else ""
     more = "".join(f"-e {key}={value} " for key, value in (env or {}).items())
+    address = f"--address 127.0.0.1:{api_port} " if api_port is not None else ""
     return (
-        f"exec '{k6}' run --no-color --no-usage-report {record}"
+        f"exec '{k6}' run --no-color --no-usage-report {address}{record}"
         f"-e BASE_URL={base_url} -e PROFILE={profile} -e STAGE={stage} -e SUMMARY='{summary}' {more}"
         f"'{K6_DIR / (scenario + '.js')}'"
     )

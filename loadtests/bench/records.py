@@ -249,7 +249,7 @@ class Ladder(Model):
 
 
 class SteadyState(Model):
-    """The warm-up before measuring: a fixed moderate rate in windows until the app's CPU ms
+    """The warm-up before measuring: a fixed rate in windows until the app's CPU ms
     per request has stopped getting cheaper (the last three windows within 25% of each other,
     their median no more than 5% under the median of the three before them, in windows the app
     kept up with: under 90% of its CPU set), or the cap. Records written before 2026-11-25 were
@@ -265,6 +265,10 @@ class SteadyState(Model):
     windows_app_cpu_share: list[float | None] | None = None
     """The app's share of its CPU set in each window; a window at 90% or more measured the core,
     not the request, and did not count. Absent in files written before the rule."""
+    windows_rate_rps: list[PositiveFloat] | None = None
+    """The rate offered in each window: the scenario's warm rate, then a lower rate of its ladder
+    after every four windows in a row at 90% or more of the app's CPU set. Only the windows at the
+    last rate (`rate_rps`) are judged. Absent in files written before 2026-11-25."""
     windows_p50_ms: list[float | None] | None = None
     """The windows' median latency (ms), when settled by it."""
     time_s: NonNegativeFloat

@@ -1,7 +1,9 @@
 """The lost-write check after a write scenario, id by id.
 
-k6 logs the id of every create and delete that got a 2xx, and of every delete that did not
-(loadtests/k6/lib/common.js, RECORD_WRITES=1). After the run each is looked up: a 2xx create
+k6 logs the id of every create and delete that got a 2xx, and of every delete before it is sent
+(loadtests/k6/lib/common.js, RECORD_WRITES=1): a delete sent without a 2xx logged was answered
+otherwise, or not at all when its run was stopped with the request in flight (the steady-state
+warm-up's k6 run is stopped once settled). After the run each is looked up: a 2xx create
 whose row is missing or a 2xx delete whose row is still there is a lost write. Writes made by a
 request that got no 2xx (new rows no 2xx create names, rows gone whose delete was not
 answered 204) are counted apart: that is what a commit looks like when its answer never reached
@@ -23,7 +25,7 @@ from bench.records import LostWrites
 _SETS = {
     "item_created": "items_created",
     "item_deleted": "items_deleted",
-    "item_delete_unconfirmed": "items_delete_unconfirmed",
+    "item_delete_sent": "items_delete_sent",
     "category_created": "categories_created",
 }
 _LINE = re.compile(rf"^bench-write ({'|'.join(_SETS)}) (\d+)$")
@@ -37,8 +39,13 @@ class WriteLog:
 
     items_created: set[int] = field(default_factory=set)
     items_deleted: set[int] = field(default_factory=set)
-    items_delete_unconfirmed: set[int] = field(default_factory=set)  # sent, answered other than 204
+    items_delete_sent: set[int] = field(default_factory=set)
     categories_created: set[int] = field(default_factory=set)
+
+    @property
+    def items_delete_unconfirmed(self) -> set[int]:
+        """Deletes sent that got no 2xx: answered otherwise, or never."""
+        return self.items_delete_sent - self.items_deleted
 
     def read(self, path: Path) -> None:
         """Adds the ids logged in `path`; other lines (k6's own warnings) are skipped."""

@@ -35,7 +35,9 @@ function create() {
 function remove() {
   if (created.length === 0) return create();
   const id = created.shift();
-  recordWrite(deleteItem(id) ? 'item_deleted' : 'item_delete_unconfirmed', id);
+  // Logged before it is sent: a run stopped with the delete in flight still says it was sent.
+  recordWrite('item_delete_sent', id);
+  if (deleteItem(id)) recordWrite('item_deleted', id);
 }
 
 function replace() {

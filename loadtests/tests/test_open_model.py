@@ -1,14 +1,17 @@
 """The open model's rules, pure: when a ladder step is held, capacity at objective, when a stack
 is at steady state, and what bound a stage."""
 
+import contextlib
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
 from bench.measure.bounds import CpuTimes, client_bound, cpu_set, role_cpu
 from bench.measure.ladder import capacity, stop_reasons
-from bench.measure.steady import settled
+from bench.measure.steady import _run_windows, core_full, settled, warm_rates
 from bench.records import CpuSplit, LadderStep, RawResult
+from bench.scenarios import SCENARIOS, STEADY_SPREAD, STEADY_TREND
 
 HELD = {
     "offered_rps": 1000.0,
@@ -162,6 +165,64 @@ def test_fewer_than_three_windows_or_unknown_ones_are_not_steady():
     assert not settled([1.0, 0.0, 1.0])
     assert not settled([None, 1.0, 1.0, 1.0, 1.0, 1.0])
     assert settled([None, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0])
+
+
+def _warm_up(windows_at, *, give_up_after=None):
+    """The warm-up of join-filter over scripted windows: `windows_at[rate]`, the (CPU ms per
+    request, app share) of each window at that rate, in turn. Gives the warm-up and the rates
+    whose windows were opened."""
+    opened = []
+
+    @contextlib.contextmanager
+    def open_windows(rate):
+        opened.append(rate)
+        windows = iter(windows_at[rate])
+        yield lambda: next(windows)
+
+    ctx = SimpleNamespace(plan=SimpleNamespace(profile="quick"), display=SimpleNamespace(update=lambda *a, **k: None))
+    warmup = _run_windows(
+        ctx,
+        SCENARIOS["join-filter"],
+        open_windows,
+        label="test",
+        spread=STEADY_SPREAD,
+        trend=STEADY_TREND,
+        alive=lambda: True,
+        give_up_after=give_up_after,
+        judge_shares=True,
+    )
+    return warmup, opened
+
+
+def test_the_warm_up_steps_down_the_ladder_while_the_apps_core_stays_full():
+    assert warm_rates(SCENARIOS["join-filter"]) == [400, 250, 160, 100]
+    assert warm_rates(SCENARIOS["avatar"]) == [2000, 800]
+    full = [(2.5, 1.0)] * 4
+    warmup, opened = _warm_up({400: full, 250: full, 160: [(4.0, 0.64)] * 6})
+    assert opened == [400, 250, 160]
+    # Six windows at 160: only the windows at the last rate are judged (with the ones before
+    # judged too, three would have done, the saturated 2.5 ms read as "getting dearer").
+    assert warmup.reached and warmup.rates == [400] * 4 + [250] * 4 + [160] * 6
+
+
+def test_a_cold_core_full_for_fewer_windows_than_the_rule_stays_at_the_warm_rate():
+    # A JVM compiling: its core full for three windows, then cheaper and cheaper, then flat.
+    cold = [(5.0, 1.0), (3.0, 1.0), (2.4, 0.96), (2.0, 0.8), (1.6, 0.64), (1.3, 0.52)]
+    warm = [(1.0, 0.4)] * 6
+    warmup, opened = _warm_up({400: cold + warm})
+    assert opened == [400] and warmup.reached and warmup.rates == [400] * 11
+    # Full for four windows, but getting cheaper: java-spring's join-filter at 400, cold.
+    assert not core_full([37.5, 17.45, 16.96, 12.48], [1.0] * 4)
+    assert core_full([4.1, 4.0, 4.2, 3.95], [1.0] * 4)
+    assert not core_full([4.0] * 4, [1.0, 1.0, 1.0, 0.89])
+    assert core_full([4.0] * 5, [0.5, 1.0, 1.0, 0.9, 0.95])
+
+
+def test_at_the_ladders_first_rate_a_full_core_is_waited_out():
+    full = [(2.5, 1.0)] * 12
+    warmup, opened = _warm_up({400: full, 250: full, 160: full, 100: full}, give_up_after=20)
+    assert opened == [400, 250, 160, 100] and not warmup.reached
+    assert warmup.rates == [400] * 4 + [250] * 4 + [160] * 4 + [100] * 8
 
 
 TWO_CORES = CpuSplit(app="0", postgres="1", loadgen="1")

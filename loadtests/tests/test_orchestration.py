@@ -2,6 +2,7 @@
 that write the summaries the real ones write, and a fake cgroup v1 tree whose counters the
 fakes charge. PostgreSQL is real (the lost-write check and the SQL counts need it)."""
 
+import dataclasses
 import json
 import os
 import shutil
@@ -22,7 +23,7 @@ from bench.errors import BenchError
 from bench.measure import Plan, observed_runs, stack_run
 from bench.measure.orchestrate import run_plan
 from bench.records import Cap, Caps, CpuSplit, RawResult
-from bench.scenarios import SCENARIOS, Observed
+from bench.scenarios import OPEN_TIMING, SCENARIOS, Observed
 from bench.stacks import Running
 
 pytestmark = pytest.mark.postgres
@@ -45,6 +46,8 @@ def release_like_the_kernel(group: cgroups.Group) -> None:
 @pytest.fixture
 def setting(tmp_path, monkeypatch):
     monkeypatch.setattr(paths, "LOGS", tmp_path / "logs")
+    # The live warm-up windows pass in real time: a second each, not the smoke profile's two.
+    monkeypatch.setitem(OPEN_TIMING, "smoke", dataclasses.replace(OPEN_TIMING["smoke"], window_s=1))
     root = fake_cgroup_v1(tmp_path / "cgroup")
     monkeypatch.setenv("FAKE_CGROUP_ROOT", str(root))
     monkeypatch.setattr(cgroups.Group, "release", release_like_the_kernel)
@@ -202,6 +205,10 @@ def test_a_whole_ladder_runs_after_steady_state_and_stops_at_the_first_step_not_
     # 1 ms of the app's CPU per request in every window: settled after the first six.
     assert join.steady_state.windows_cpu_ms_per_request == pytest.approx([1.0] * 6)
     assert join.steady_state.rate_rps == SCENARIOS["join-filter"].warm_rate
+    # Read from one live k6 run, stopped once settled.
+    assert join.steady_state.windows_rate_rps == [SCENARIOS["join-filter"].warm_rate] * 6
+    (live_log,) = (tmp_path / "logs" / "run").glob("demo-join-filter-steady-*.log")
+    assert live_log.name == "demo-join-filter-steady-400.log"
     ladder = join.ladder
     assert ladder is not None and ladder.objective_p99_ms == 100
     assert [s.offered_rps for s in ladder.steps] == [100, 160, 250, 400, 630, 1000]

@@ -50,7 +50,8 @@ const operations = new Trend('operation_duration', true);
 // Counts a write that got a 2xx (item_created, item_deleted, category_created) and, with
 // RECORD_WRITES=1, logs its id: the runner runs k6 with its log in a file and looks every id up
 // after the run, so a write lost after its 2xx is told apart from a commit whose answer was lost.
-// item_delete_unconfirmed is a delete answered otherwise: the row may or may not be gone.
+// item_delete_sent is logged before a delete is sent: without an item_deleted after it, the delete
+// was answered otherwise or not at all, and the row may or may not be gone.
 export function recordWrite(kind, id) {
   if (counters[kind]) counters[kind].add(1);
   if (RECORD_WRITES) console.log(`bench-write ${kind} ${id}`);
