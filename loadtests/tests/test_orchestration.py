@@ -211,16 +211,16 @@ def test_a_whole_ladder_runs_after_steady_state_and_stops_at_the_first_step_not_
     assert live_log.name == "demo-join-filter-steady-400.log"
     ladder = join.ladder
     assert ladder is not None and ladder.objective_p99_ms == 100
-    assert [s.offered_rps for s in ladder.steps] == [100, 160, 250, 400, 630, 1000]
-    assert [s.held for s in ladder.steps] == [True, True, True, True, True, False]
+    assert [s.offered_rps for s in ladder.steps] == [60, 100, 160, 250, 400, 630, 1000]
+    assert [s.held for s in ladder.steps] == [True, True, True, True, True, True, False]
     assert ladder.steps[-1].stop_reasons == ["delivered", "p99"]
     assert ladder.capacity_rps == 630
     first = ladder.steps[0]
-    assert first.delivered_rps == pytest.approx(100) and first.dropped_iterations == 0
+    assert first.delivered_rps == pytest.approx(60) and first.dropped_iterations == 0
     assert first.latency_ms is not None and first.latency_ms.p999 == 8.0
     assert first.cpu_ms_per_request == pytest.approx(1.0)
     assert first.cpu is not None and first.cpu.postgres_ms_per_request == pytest.approx(0.5)
-    assert first.vus == 100 * 100 // 1000 + 10
+    assert first.vus == 60 * 100 // 1000 + 10
     # The closed-model stages still run after it, as the replication (its highest stage in smoke).
     assert [s.vus for s in join.stages] == [120]
     assert avatar.ladder is not None and avatar.ladder.capacity_rps == SCENARIOS["avatar"].rates[-1]
@@ -229,7 +229,7 @@ def test_a_whole_ladder_runs_after_steady_state_and_stops_at_the_first_step_not_
         assert schema.validate_raw(json.loads(file.read_text())) == []
     # The next estimate follows what this run took.
     observed = observed_runs(tmp_path / "out" / "raw" / "smoke")
-    assert observed[("demo", "join-filter")] == Observed(steady_s=join.steady_state.time_s, ladder_steps=6)
+    assert observed[("demo", "join-filter")] == Observed(steady_s=join.steady_state.time_s, ladder_steps=7)
     plan.observed = observed
     assert plan.estimate_seconds() != Plan([stack], scenarios, "smoke", 1, split, tmp_path).estimate_seconds()
 

@@ -97,7 +97,7 @@ class K6Stages:
         timing = TIMING[self.ctx.plan.profile]
         limit = (seconds if seconds is not None else timing["warmup"] + timing["ramp"] + timing["stage"]) + 120
         code = run_load(command, files.log, self.ctx.display, limit)
-        return self._finish(files, code, stage, expected=(0, K6_THRESHOLD_FAILED))
+        return self.finish(files, code, stage, expected=(0, K6_THRESHOLD_FAILED))
 
     def _files(self, stage: str) -> _RunFiles:
         prefix = f"{self.name}-{stage}"
@@ -127,7 +127,8 @@ class K6Stages:
             ),
         )
 
-    def _finish(self, files: _RunFiles, code: int | None, stage: str, *, expected: tuple[int, ...]) -> K6Summary:
+    def finish(self, files: _RunFiles, code: int | None, stage: str, *, expected: tuple[int, ...]) -> K6Summary:
+        """A run that has ended: its exit code checked, its summary parsed, its writes read."""
         if code not in expected or not files.summary.exists():
             raise BenchError(f"k6 failed (exit {code}) on {self.label} stage {stage}; log {files.log}")
         if files.written is not None:
@@ -185,6 +186,10 @@ class LiveRun:
                 f"log {self.files.log}"
             )
 
+    def abort(self) -> None:
+        self.client.close()
+        procs.stop(self.proc)
+
     def stop(self) -> K6Summary:
         """Stops the run, waits for its summary and reads its writes."""
         try:
@@ -194,8 +199,7 @@ class LiveRun:
                 )
                 self.proc.wait(timeout=LIVE_STOP_S)
         except (httpx.HTTPError, subprocess.TimeoutExpired):
-            pass
+            pass  # stopped below all the same; no summary then, which finish() says
         finally:
-            self.client.close()
-            procs.stop(self.proc)
-        return self.stages._finish(self.files, self.proc.returncode, self.tag, expected=(0, K6_STOPPED))
+            self.abort()
+        return self.stages.finish(self.files, self.proc.returncode, self.tag, expected=(0, K6_STOPPED))

@@ -262,8 +262,11 @@ def cpu_windows_live(ctx: Context, k6: K6Stages, scenario: Scenario) -> OpenWind
                 return cpu.window(requests, wall_s)
 
             yield read
-        finally:
-            run.stop()
+        except BaseException:
+            # Interrupted or failed: the run goes, and its summary is not waited for.
+            run.abort()
+            raise
+        run.stop()
 
     return at_rate
 
