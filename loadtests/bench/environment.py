@@ -51,11 +51,16 @@ def os_name() -> str:
 
 
 def git_commit() -> str | None:
+    """HEAD, with "-dirty" if a tracked file outside results/ has changed: what a run writes
+    there (raw files, results.md) is its output, not the code that measured it, so a run that
+    goes on from an earlier one's uncommitted records (--resume) names the same commit."""
     commit = _first_line(["git", "-C", str(paths.ROOT), "rev-parse", "HEAD"])
     if commit is None or len(commit) != 40:
         return None
     dirty = subprocess.run(
-        ["git", "-C", str(paths.ROOT), "status", "--porcelain", "--untracked-files=no"], capture_output=True, text=True
+        ["git", "-C", str(paths.ROOT), "status", "--porcelain", "--untracked-files=no", "--", ".", ":(exclude)results"],
+        capture_output=True,
+        text=True,
     ).stdout.strip()
     return commit + ("-dirty" if dirty else "")
 

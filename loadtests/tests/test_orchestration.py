@@ -18,9 +18,9 @@ import pytest
 from conftest import fake_cgroup_v1
 from test_manifest import VALID, write_stack
 
-from bench import cgroups, manifest, paths, schema
+from bench import cgroups, environment, manifest, paths, schema
 from bench.errors import BenchError
-from bench.measure import Plan, observed_runs, stack_run
+from bench.measure import Plan, kept_records, observed_runs, stack_run
 from bench.measure.orchestrate import run_plan
 from bench.records import Cap, Caps, CpuSplit, RawResult
 from bench.scenarios import OPEN_TIMING, SCENARIOS, Observed
@@ -246,3 +246,58 @@ def test_repeats_run_repeat_major_every_stack_once_then_again(pg_cluster, settin
     records = run_plan(plan, pg_cluster, tools, CAPS)
 
     assert [(r.stack.name, r.run) for r in records] == [("demo", 1), ("twin", 1), ("demo", 2), ("twin", 2)]
+
+
+def test_a_resumed_run_keeps_the_records_of_its_commit_and_runs_only_the_rest(
+    pg_cluster, setting, tmp_path, monkeypatch
+):
+    stack, root, tools = setting
+    commit = "a" * 40
+    monkeypatch.setattr(environment, "git_commit", lambda: commit)
+    split = CpuSplit(app="0", postgres="0", loadgen="0")
+
+    def plan() -> Plan:
+        return Plan(
+            [stack], [SCENARIOS["avatar"]], "smoke", 2, split, tmp_path / "out", ceilings=False, cgroup_root=root
+        )
+
+    first = run_plan(plan(), pg_cluster, tools, CAPS)
+    raw = tmp_path / "out" / "raw" / "smoke"
+    (raw / "demo--avatar--run2.json").unlink()  # the run was cut short before its second repeat
+
+    resumed = plan()
+    resumed.kept = kept_records(raw, commit)
+    assert set(resumed.kept) == {("demo", "avatar", 1)}
+    assert resumed.estimate_seconds() == pytest.approx(plan().estimate_seconds() / 2)
+    records = run_plan(resumed, pg_cluster, tools, CAPS)
+
+    assert [r.run for r in records] == [1, 2]
+    assert records[0].started_at == first[0].started_at  # kept, not measured again
+    assert RawResult.read(raw / "demo--avatar--run2.json").started_at == records[1].started_at
+    # Another commit's records are not kept, nor a failed one; a changed tree keeps none.
+    assert kept_records(raw, "b" * 40) == {}
+    failed = RawResult.read(raw / "demo--avatar--run1.json")
+    failed.failed = "demo exited with code 1 under load"
+    (raw / "demo--avatar--run1.json").write_text(failed.to_json())
+    assert set(kept_records(raw, commit)) == {("demo", "avatar", 2)}
+    with pytest.raises(BenchError, match="commit or stash"):
+        kept_records(raw, commit + "-dirty")
+
+
+def test_a_commit_is_dirty_for_changed_code_not_for_changed_results(tmp_path, monkeypatch):
+    def git(*args: str) -> None:
+        subprocess.run(["git", "-C", str(tmp_path), "-c", "user.name=t", "-c", "user.email=t@t", *args], check=True)
+
+    git("init", "-q")
+    (tmp_path / "results").mkdir()
+    (tmp_path / "results" / "results.md").write_text("old\n")
+    (tmp_path / "app.py").write_text("old\n")
+    git("add", ".")
+    git("commit", "-qm", "first")
+    monkeypatch.setattr(paths, "ROOT", tmp_path)
+    clean = environment.git_commit()
+    assert clean is not None and len(clean) == 40
+    (tmp_path / "results" / "results.md").write_text("new\n")  # what a run writes
+    assert environment.git_commit() == clean
+    (tmp_path / "app.py").write_text("new\n")
+    assert environment.git_commit() == clean + "-dirty"

@@ -76,6 +76,14 @@ if TYPE_CHECKING:
     help="Skip the database and HTTP ceilings (for comparing stacks or settings only).",
 )
 @click.option(
+    "--resume",
+    is_flag=True,
+    help="Keep the records the output already has from this commit (same profile, stack or "
+    "ceiling, scenario and run number; failed ones are run again) and run only the rest: a run "
+    "cut short by Ctrl-C or a session's end goes on where it stopped. The tree must have no "
+    "change outside results/.",
+)
+@click.option(
     "--output",
     type=click.Path(file_okay=False, path_type=Path),
     help="Write raw results and the report here instead of results/ (for experiments that "
@@ -104,6 +112,7 @@ def run(
     yes: bool,
     estimate_only: bool,
     ceilings: bool,
+    resume: bool,
     output: Path | None,
     target_url: str | None,
 ) -> None:
@@ -130,7 +139,7 @@ def run(
     """
     from pydantic import TypeAdapter
 
-    from bench import manifest, measure, postgres, report, scenarios
+    from bench import environment, manifest, measure, postgres, report, scenarios
     from bench.records import CpuList, CpuSplit
 
     if target_url is not None:
@@ -173,6 +182,11 @@ def run(
         fault=fault,
         ceilings=ceilings and not (mem_ladder or fault or profile == "soak") and target_url is None,
     )
+    if resume:
+        if target_url is not None or mem_ladder or fault:
+            raise BenchError("--resume goes on from a run of stacks here: not with --target, --mem-ladder or --fault")
+        plan.kept = measure.kept_records(where_to.output / "raw" / profile, environment.git_commit())
+        console.print(f"--resume: {len(plan.kept)} record(s) of this commit kept from an earlier run")
     plan.observed = measure.observed_runs(
         where_to.output / "raw" / profile,
         paths.result_paths(profile, None).output / "raw" / profile,

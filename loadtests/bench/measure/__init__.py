@@ -17,7 +17,15 @@ verdict       what a run must not have
 """
 
 from bench.measure.orchestrate import execute, execute_ladder
-from bench.measure.plan import LADDER_SCENARIOS, MEM_LADDER_MIB, Plan, cpu_count, default_split, observed_runs
+from bench.measure.plan import (
+    LADDER_SCENARIOS,
+    MEM_LADDER_MIB,
+    Plan,
+    cpu_count,
+    default_split,
+    kept_records,
+    observed_runs,
+)
 from bench.measure.stack_run import stack_info
 from bench.measure.target_run import execute_target, unnamed_target
 from bench.measure.verdict import Verdict, verdict
@@ -32,6 +40,7 @@ __all__ = [
     "execute",
     "execute_ladder",
     "execute_target",
+    "kept_records",
     "observed_runs",
     "stack_info",
     "unnamed_target",

@@ -94,17 +94,29 @@ def run_plan(plan: Plan, cluster: Cluster, tool_paths: dict[str, Path], caps: Ca
             where = f"  [dim]{path.relative_to(paths.ROOT)}[/]" if path.is_relative_to(paths.ROOT) else ""
             console.print(summary_line(record) + where)
 
+        def kept(name: str, scenario: Scenario, run_number: int) -> bool:
+            record = plan.kept.get((name, scenario.name, run_number))
+            if record is not None:
+                results.append(record)
+                console.print(f"[dim]kept from an earlier run of this commit:[/] {summary_line(record)}")
+            return record is not None
+
         with ctx.display.live:
             for run_number in range(1, plan.repeat + 1):
                 if plan.ceilings:
                     for scenario in plan.scenarios:
-                        done(_job(ctx, None, scenario, run_number))
+                        if not kept(ceiling_of(scenario).name, scenario, run_number):
+                            done(_job(ctx, None, scenario, run_number))
                 for stack in plan.stacks:
+                    remaining = plan.remaining(stack.name, run_number)
+                    for scenario in plan.scenarios:
+                        if scenario not in remaining:
+                            kept(stack.name, scenario, run_number)
                     # The open model keeps one process of the stack up across its scenarios.
                     session = Session(ctx, stack, run_number, keep=plan.open_model)
                     try:
-                        for index, scenario in enumerate(plan.scenarios, 1):
-                            more = index < len(plan.scenarios)
+                        for index, scenario in enumerate(remaining, 1):
+                            more = index < len(remaining)
                             done(_job(ctx, stack, scenario, run_number, session, more_to_come=more))
                     finally:
                         session.stop()

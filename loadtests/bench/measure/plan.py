@@ -6,9 +6,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from bench import cgroups
+from bench.errors import BenchError
 from bench.manifest import Stack
-from bench.records import CpuSplit, FaultKind, Profile
+from bench.records import CpuSplit, FaultKind, Profile, RawResult
 from bench.scenarios import Observed, Scenario, estimate_seconds
+
+# A job of a plan: the stack's (or ceiling's) name, the scenario's, the run number.
+JobKey = tuple[str, str, int]
 
 MEM_LADDER_MIB = (512, 256, 128, 64, 32)
 LADDER_SCENARIOS = ("avatar", "join-filter")
@@ -56,6 +60,14 @@ class Plan:
     observed: dict[tuple[str, str], Observed] = field(default_factory=dict)
     """What earlier runs of a stack × scenario took (observed_runs): the estimate follows them."""
 
+    kept: dict[JobKey, RawResult] = field(default_factory=dict)
+    """Records of an earlier run of this commit that --resume keeps (kept_records): their jobs
+    are not run again."""
+
+    def remaining(self, name: str, run_number: int) -> list[Scenario]:
+        """The scenarios of stack (or ceiling) `name` still to run in repeat `run_number`."""
+        return [s for s in self.scenarios if (name, s.name, run_number) not in self.kept]
+
     def estimate_seconds(self) -> float:
         """Every job of the plan, the ceilings' included."""
         # Imported here: the ceilings' module needs the context, which needs this one.
@@ -63,28 +75,56 @@ class Plan:
 
         known = self.observed
         total = 0.0
-        for index, scenario in enumerate(self.scenarios):
+        for run_number in range(1, self.repeat + 1):
             if self.ceilings:
-                ceiling = known.get((ceiling_of(scenario).name, scenario.name))
-                total += estimate_seconds(
-                    scenario, self.profile, open_model=self.open_model, ceiling=True, observed=ceiling
-                )
+                for scenario in self.scenarios:
+                    name = ceiling_of(scenario).name
+                    if (name, scenario.name, run_number) not in self.kept:
+                        total += estimate_seconds(
+                            scenario,
+                            self.profile,
+                            open_model=self.open_model,
+                            ceiling=True,
+                            observed=known.get((name, scenario.name)),
+                        )
             for stack in self.stacks:
-                seen = known.get((getattr(stack, "name", ""), scenario.name))
-                # With the open model a repeat runs a stack's scenarios on one process.
-                started = index == 0 or not self.open_model
-                total += estimate_seconds(
-                    scenario, self.profile, open_model=self.open_model, observed=seen, started=started
-                )
-        return self.repeat * total
+                name = getattr(stack, "name", "")
+                for index, scenario in enumerate(self.remaining(name, run_number)):
+                    # With the open model a repeat runs a stack's scenarios on one process.
+                    started = index == 0 or not self.open_model
+                    total += estimate_seconds(
+                        scenario,
+                        self.profile,
+                        open_model=self.open_model,
+                        observed=known.get((name, scenario.name)),
+                        started=started,
+                    )
+        return total
+
+
+def kept_records(raw_dir: Path, commit: str | None) -> dict[JobKey, RawResult]:
+    """The records in `raw_dir` that a run of `commit` can go on from: measured at that commit,
+    not failed. A tree with changes outside results/ has no commit to go on from."""
+    if commit is None or commit.endswith("-dirty"):
+        raise BenchError(
+            "--resume keeps records only of the commit that measures the rest, and this tree has changes "
+            "outside results/ (or is not a git checkout): commit or stash them first"
+        )
+    kept: dict[JobKey, RawResult] = {}
+    for path in sorted(raw_dir.glob("*.json")) if raw_dir.is_dir() else []:
+        try:
+            record = RawResult.read(path)
+        except (OSError, ValueError):
+            continue
+        if record.git_commit == commit and record.failed is None:
+            kept[(record.stack.name, record.scenario, record.run)] = record
+    return kept
 
 
 def observed_runs(*raw_dirs: Path) -> dict[tuple[str, str], Observed]:
     """Time to steady state and ladder steps of the latest earlier run (by its start) of each
     stack × scenario in any of `raw_dirs`: an experiment's output is followed as well as the
     published results."""
-    from bench.records import RawResult
-
     latest: dict[tuple[str, str], tuple[str, Observed]] = {}
     for raw_dir in raw_dirs:
         for path in sorted(raw_dir.glob("*.json")) if raw_dir.is_dir() else []:
