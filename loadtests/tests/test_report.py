@@ -178,13 +178,16 @@ def test_the_environment_names_each_machine_a_resumed_run_had_under_it():
         r["machine"] = dict(r["machine"], kernel=kernel)
         return RawResult.model_validate(r)
 
+    def rows(records, runs):
+        table = environment_table(records, runs, "x")[4:-1]
+        return {line.split("|")[1].strip(): line.split("|")[2].strip() for line in table}
+
     records = [on("6.1-a", 1), on("6.1-a", 1), on("6.1-b", 2), on("6.1-b", 3)]
-    rows = {line.split("|")[1].strip(): line.split("|")[2].strip() for line in environment_table(records, 3, "x")[4:-1]}
-    assert rows["machine"] == "Test CPU, 2 cores, 24.0 GiB"
-    assert rows["system"] == "Debian 12, kernel 6.1-a (2 records, run 1); Debian 12, kernel 6.1-b (2 records, runs 2, 3)"
-    assert dict(
-        (line.split("|")[1].strip(), line.split("|")[2].strip()) for line in environment_table(records[:2], 1, "x")[4:-1]
-    )["system"] == "Debian 12, kernel 6.1-a"
+    assert rows(records, 3)["machine"] == "Test CPU, 2 cores, 24.0 GiB"
+    assert rows(records, 3)["system"] == (
+        "Debian 12, kernel 6.1-a (2 records, run 1); Debian 12, kernel 6.1-b (2 records, runs 2, 3)"
+    )
+    assert rows(records[:2], 1)["system"] == "Debian 12, kernel 6.1-a"
 
 
 def test_commits_name_what_a_partial_rerun_measured():
