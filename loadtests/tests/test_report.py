@@ -167,6 +167,29 @@ def test_analysis_is_placed_above_the_tables(tmp_path):
     assert text.index("What bounds each scenario") < text.index("## avatar")
 
 
+def test_the_environment_names_each_machine_a_resumed_run_had_under_it():
+    """A run resumed in a later session can have had another machine of the same kind under it:
+    the environment says which kernel build measured which runs, not only the first record's."""
+    from bench.records import RawResult
+    from bench.report.tables import environment_table
+
+    def on(kernel, run):
+        r = record("go-gin", "join-filter", run, [(60, 1000.0)])
+        r["machine"] = dict(r["machine"], kernel=kernel)
+        return RawResult.model_validate(r)
+
+    def rows(records, runs):
+        table = environment_table(records, runs, "x")[4:-1]
+        return {line.split("|")[1].strip(): line.split("|")[2].strip() for line in table}
+
+    records = [on("6.1-a", 1), on("6.1-a", 1), on("6.1-b", 2), on("6.1-b", 3)]
+    assert rows(records, 3)["machine"] == "Test CPU, 2 cores, 24.0 GiB"
+    assert rows(records, 3)["system"] == (
+        "Debian 12, kernel 6.1-a (2 records, run 1); Debian 12, kernel 6.1-b (2 records, runs 2, 3)"
+    )
+    assert rows(records[:2], 1)["system"] == "Debian 12, kernel 6.1-a"
+
+
 def test_commits_name_what_a_partial_rerun_measured():
     records = [
         RawResult.model_validate(record(name, scenario, 1, [(10, 100.0)]))

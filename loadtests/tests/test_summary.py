@@ -143,3 +143,22 @@ def test_the_committed_analysis_quotes_every_figure_from_the_raw_files():
     `./bench report` fills from the committed raw files (and fails on one it cannot fill)."""
     analysis = paths.ROOT / "results" / "analysis.md"
     assert bare_figures(analysis.read_text()) == []
+
+
+def test_a_stack_that_held_no_rate_leaves_the_others_a_common_rate(tmp_path):
+    """python-fastapi held no rate of join-filter: the others are still compared at 400 req/s."""
+    records = []
+    for run in (1, 2):
+        records += [
+            join("java-jersey", run, [250.0, 400.0, 630.0], 1000.0, cpu_ms=0.5),
+            join("go-gin", run, [250.0, 400.0], 630.0, cpu_ms=0.2),
+            join("python-fastapi", run, [], 250.0, cpu_ms=3.0),
+        ]
+    write(tmp_path / "raw", records)
+    text = report.render(tmp_path / "raw", tmp_path / "results.md", tmp_path / "charts").read_text()
+    assert "join @ 400/s" in text
+    cost = rows(text, "At a rate every stack held", "What bounds each scenario")
+    assert cost["go-gin"] == ["0.20 · 0.20 · 20.0"]
+    assert cost["python-fastapi"] == ["held no rate"]
+    assert "at 400 req/s, the highest rate every stack held in every run that held one" in text
+    assert "1 of 3 stacks held no rate" in text

@@ -1,5 +1,5 @@
 """The fixed-rate ladder's table of a scenario: capacity at objective, and at the common rate (the
-highest rate every stack held in every run) the latency, the cores per 1,000 requests/s and what
+highest rate every stack held in every run that held one) the latency, the cores per 1,000 requests/s and what
 the stack costs PostgreSQL."""
 
 from __future__ import annotations
@@ -49,14 +49,10 @@ def postgres_ms_of(step: LadderStep) -> float | None:
 
 
 def common_rate(cells: list[Cell]) -> float | None:
-    """The highest offered rate every stack held in every run; None if one held none."""
-    lowest: float | None = None
-    for cell in cells:
-        for capacity in capacities(cell):
-            if capacity is None:
-                return None
-            lowest = capacity if lowest is None else min(lowest, capacity)
-    return lowest
+    """The highest offered rate every stack held in every run that held one. A run that held no
+    rate has no cost at any rate, so it is left out (its stack shows "held no rate") rather than
+    leaving the others with no rate to compare at; None if no run held a rate."""
+    return min((c for cell in cells for c in capacities(cell) if c is not None), default=None)
 
 
 def step_at(record: RawResult, rate: float | None) -> LadderStep | None:
@@ -143,8 +139,8 @@ def ladder_table(scenario: str, cells: list[Cell], ceiling: Cell | None = None) 
         "A step is held when the stack delivers at least 97% of the offered rate with at most 1% of "
         "arrivals dropped, no unexpected status and p99 within the objective; the ladder stops at the "
         "first step not held. Capacity is the highest rate held (median and min–max over runs). "
-        f"The figures after it are at {at}, the highest rate every stack held in every run"
-        + ("" if common is not None else " (there is none: a stack held no rate)")
+        f"The figures after it are at {at}, the highest rate every stack held in every run that held one"
+        + ("" if common is not None else " (there is none: no stack held a rate)")
         + ". App cores per 1,000 requests/s equal its CPU ms per request. A stack is bound by the app "
         "when it used ≥ 90% of its core, by postgres+loadgen when PostgreSQL and the load generator "
         "together used ≥ 90% of the CPU they share. Two stacks whose capacity ranges over all runs "

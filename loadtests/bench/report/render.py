@@ -89,7 +89,7 @@ def render(raw_dir: Path, out_md: Path, charts_dir: Path, analysis: Path | None 
         lines += ["## Charts", ""]
         for path, title in charts:
             lines += [f"![{title}]({path.relative_to(out_md.parent).as_posix()})", ""]
-    lines += environment_table(records[0], runs, commits(records))
+    lines += environment_table(records, runs, commits(records))
     out_md.write_text("\n".join(lines).rstrip() + "\n")
     return out_md
 

@@ -150,8 +150,8 @@ def summary_section(
         )
     lines += [
         "",
-        "At a rate every stack held (the *common rate*, under each scenario): app cores per 1,000 req/s · "
-        "PostgreSQL CPU ms per request · p99 ms.",
+        "At a rate every stack held (the *common rate*, under each scenario; a stack that held no rate "
+        "is left out of it): app cores per 1,000 req/s · PostgreSQL CPU ms per request · p99 ms.",
         "",
         "| stack | "
         + " | ".join(f"{SHORT_NAMES.get(s, s)} @ {fmt(commons[s])}/s" if commons[s] else s for s in scenarios)
@@ -164,6 +164,9 @@ def summary_section(
             cell, rate = cell_of.get((s, name)), commons[s]
             if cell is None or rate is None:
                 row.append("–")
+                continue
+            if median_capacity(cell) is None:
+                row.append("held no rate")
                 continue
             cores = median(values_at(cell, rate, lambda step: step.cpu_ms_per_request))
             postgres = median(values_at(cell, rate, postgres_ms_of))

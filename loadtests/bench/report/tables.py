@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections import defaultdict
+from collections import Counter, defaultdict
 
 from bench.measure.bounds import limited_by_loadgen
 from bench.records import RawResult, StackInfo
@@ -38,12 +38,42 @@ def measured_at(records: list[RawResult]) -> str:
     return f"at {commits(records)}{when}"
 
 
-def environment_table(record: RawResult, runs: int, commit: str) -> list[str]:
-    machine, versions, caps, split = record.machine, record.versions, record.caps, record.cpu_split
+def _machine_of(record: RawResult) -> tuple[str, str]:
+    machine = record.machine
     gib = fmt(machine.memory_bytes, 1, 1 << 30)
+    return f"{machine.cpu_model}, {machine.cores} cores, {gib} GiB", f"{machine.os}, kernel {machine.kernel}"
+
+
+def _machines(records: list[RawResult]) -> tuple[str, str]:
+    """The machine and system rows: one value when every record names the same, else each value
+    with what it measured. A run that went on in a later session (--resume) can have had another
+    machine of the same kind under it, and the kernel's build is what tells two such apart."""
+    runs_of: dict[tuple[str, str], set[int]] = defaultdict(set)
+    counts: Counter[tuple[str, str]] = Counter()
+    for record in records:
+        key = _machine_of(record)
+        runs_of[key].add(record.run)
+        counts[key] += 1
+
+    def row(part: int) -> str:
+        if len({key[part] for key in runs_of}) == 1:
+            return next(iter(runs_of))[part]
+        said = []
+        for key, runs in runs_of.items():
+            numbers = ", ".join(str(n) for n in sorted(runs))
+            said.append(f"{key[part]} ({counts[key]} records, run{'s' if len(runs) > 1 else ''} {numbers})")
+        return "; ".join(said)
+
+    return row(0), row(1)
+
+
+def environment_table(records: list[RawResult], runs: int, commit: str) -> list[str]:
+    record = records[0]
+    versions, caps, split = record.versions, record.caps, record.cpu_split
+    machine_row, system_row = _machines(records)
     rows = [
-        ("machine", f"{machine.cpu_model}, {machine.cores} cores, {gib} GiB"),
-        ("system", f"{machine.os}, kernel {machine.kernel}"),
+        ("machine", machine_row),
+        ("system", system_row),
         ("profile", f"{record.profile}, {runs} run(s) per stack × scenario"),
     ]
     if caps is None or record.target is not None:
