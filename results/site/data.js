@@ -3,50 +3,90 @@ window.BENCH_RESULTS = {
  "raw_dir": "../raw/quick",
  "profile": "quick",
  "runs": 3,
- "files": 120,
+ "files": 150,
  "commits": [
-  "5efe3e6f860d",
-  "720560534f76"
+  "ef29d77799d6"
  ],
  "dates": [
-  "2026-11-22"
+  "2026-11-25"
  ],
- "machine": "Intel(R) Xeon(R) Processor, 2 cores; Debian GNU/Linux 12 (bookworm)",
+ "machine": "AMD EPYC, 2 cores; Debian GNU/Linux 12 (bookworm)",
  "scenarios": [
   {
    "name": "read-heavy",
-   "ladder": false,
-   "objective_p99_ms": null,
-   "rates": [],
-   "common_rate": null
+   "ladder": true,
+   "objective_p99_ms": 500.0,
+   "rates": [
+    50.0,
+    80.0,
+    120.0,
+    180.0,
+    270.0,
+    400.0
+   ],
+   "common_rate": 120.0
   },
   {
    "name": "join-filter",
-   "ladder": false,
-   "objective_p99_ms": null,
-   "rates": [],
-   "common_rate": null
+   "ladder": true,
+   "objective_p99_ms": 100.0,
+   "rates": [
+    60.0,
+    100.0,
+    160.0,
+    250.0,
+    400.0,
+    630.0,
+    1000.0,
+    1600.0,
+    2500.0,
+    4000.0
+   ],
+   "common_rate": 250.0
   },
   {
    "name": "mixed",
-   "ladder": false,
-   "objective_p99_ms": null,
-   "rates": [],
-   "common_rate": null
+   "ladder": true,
+   "objective_p99_ms": 250.0,
+   "rates": [
+    60.0,
+    100.0,
+    160.0,
+    250.0,
+    400.0,
+    630.0
+   ],
+   "common_rate": 160.0
   },
   {
    "name": "heavy-body",
-   "ladder": false,
-   "objective_p99_ms": null,
-   "rates": [],
-   "common_rate": null
+   "ladder": true,
+   "objective_p99_ms": 100.0,
+   "rates": [
+    80.0,
+    125.0,
+    200.0,
+    320.0,
+    500.0,
+    800.0,
+    1250.0,
+    2000.0
+   ],
+   "common_rate": 200.0
   },
   {
    "name": "avatar",
-   "ladder": false,
-   "objective_p99_ms": null,
-   "rates": [],
-   "common_rate": null
+   "ladder": true,
+   "objective_p99_ms": 10.0,
+   "rates": [
+    800.0,
+    2000.0,
+    5000.0,
+    12000.0,
+    30000.0,
+    75000.0
+   ],
+   "common_rate": 800.0
   }
  ],
  "stacks": [
@@ -103,21 +143,21 @@ window.BENCH_RESULTS = {
    "scenarios": {
     "read-heavy": {
      "capacity": {
-      "value": null,
-      "low": null,
-      "high": null,
-      "count": 0,
+      "value": 270.0,
+      "low": 180.0,
+      "high": 270.0,
+      "count": 3,
       "of": "run",
-      "href": null
+      "href": "../raw/quick/ceiling-db--read-heavy--run1.json"
      },
      "held_no_rate": false,
      "p99": {
-      "value": null,
-      "low": null,
-      "high": null,
-      "count": 0,
+      "value": 46.523,
+      "low": 44.864,
+      "high": 61.878,
+      "count": 3,
       "of": "run",
-      "href": null
+      "href": "../raw/quick/ceiling-db--read-heavy--run1.json"
      },
      "cores": {
       "value": null,
@@ -128,16 +168,89 @@ window.BENCH_RESULTS = {
       "href": null
      },
      "postgres": {
-      "value": null,
-      "low": null,
-      "high": null,
-      "count": 0,
+      "value": 4.118220173451335,
+      "low": 4.11497492109777,
+      "high": 4.148297080479597,
+      "count": 3,
       "of": "run",
-      "href": null
+      "href": "../raw/quick/ceiling-db--read-heavy--run2.json"
      },
-     "stopped": "\u2013",
-     "bound": "\u2013",
-     "steps": [],
+     "stopped": "delivered < 97%, dropped > 1%, p99 over objective",
+     "bound": "postgres+loadgen",
+     "steps": [
+      {
+       "offered": 50.0,
+       "p50": 7.545,
+       "p99": 29.876,
+       "p999": 34.693,
+       "cores": null,
+       "postgres": 5.365452795081966,
+       "delivered": 48.8,
+       "held": 3,
+       "runs": 3,
+       "href": "../raw/quick/ceiling-db--read-heavy--run1.json"
+      },
+      {
+       "offered": 80.0,
+       "p50": 5.394,
+       "p99": 30.54,
+       "p999": 39.689,
+       "cores": null,
+       "postgres": 4.483804734748011,
+       "delivered": 76.6,
+       "held": 3,
+       "runs": 3,
+       "href": "../raw/quick/ceiling-db--read-heavy--run1.json"
+      },
+      {
+       "offered": 120.0,
+       "p50": 6.102,
+       "p99": 46.523,
+       "p999": 57.638,
+       "cores": null,
+       "postgres": 4.118220173451335,
+       "delivered": 116.6,
+       "held": 3,
+       "runs": 3,
+       "href": "../raw/quick/ceiling-db--read-heavy--run1.json"
+      },
+      {
+       "offered": 180.0,
+       "p50": 7.862,
+       "p99": 75.201,
+       "p999": 96.256,
+       "cores": null,
+       "postgres": 3.8604245725995328,
+       "delivered": 171.0,
+       "held": 3,
+       "runs": 3,
+       "href": "../raw/quick/ceiling-db--read-heavy--run1.json"
+      },
+      {
+       "offered": 270.0,
+       "p50": 108.756,
+       "p99": 215.259,
+       "p999": 241.56,
+       "cores": null,
+       "postgres": 3.814863402325581,
+       "delivered": 258.0,
+       "held": 2,
+       "runs": 3,
+       "href": "../raw/quick/ceiling-db--read-heavy--run1.json"
+      },
+      {
+       "offered": 400.0,
+       "p50": 491.38149999999996,
+       "p99": 604.5319999999999,
+       "p999": 618.369,
+       "cores": null,
+       "postgres": 3.9816191001883334,
+       "delivered": 251.4,
+       "held": 0,
+       "runs": 2,
+       "href": "../raw/quick/ceiling-db--read-heavy--run1.json"
+      }
+     ],
      "files": [
       "../raw/quick/ceiling-db--read-heavy--run1.json",
       "../raw/quick/ceiling-db--read-heavy--run2.json",
@@ -147,21 +260,21 @@ window.BENCH_RESULTS = {
     },
     "join-filter": {
      "capacity": {
-      "value": null,
-      "low": null,
-      "high": null,
-      "count": 0,
+      "value": 4000.0,
+      "low": 2500.0,
+      "high": 4000.0,
+      "count": 3,
       "of": "run",
-      "href": null
+      "href": "../raw/quick/ceiling-db--join-filter--run2.json"
      },
      "held_no_rate": false,
      "p99": {
-      "value": null,
-      "low": null,
-      "high": null,
-      "count": 0,
+      "value": 3.782,
+      "low": 3.117,
+      "high": 4.877,
+      "count": 3,
       "of": "run",
-      "href": null
+      "href": "../raw/quick/ceiling-db--join-filter--run1.json"
      },
      "cores": {
       "value": null,
@@ -172,16 +285,137 @@ window.BENCH_RESULTS = {
       "href": null
      },
      "postgres": {
-      "value": null,
-      "low": null,
-      "high": null,
-      "count": 0,
+      "value": 0.5652252273127772,
+      "low": 0.5234302845673159,
+      "high": 0.5787250596546305,
+      "count": 3,
       "of": "run",
-      "href": null
+      "href": "../raw/quick/ceiling-db--join-filter--run2.json"
      },
-     "stopped": "\u2013",
-     "bound": "\u2013",
-     "steps": [],
+     "stopped": "delivered < 97%, dropped > 1%, p99 over objective, held every rate",
+     "bound": "postgres+loadgen",
+     "steps": [
+      {
+       "offered": 60.0,
+       "p50": 1.15,
+       "p99": 6.087,
+       "p999": 8.112,
+       "cores": null,
+       "postgres": 1.1154487064846552,
+       "delivered": 58.6,
+       "held": 3,
+       "runs": 3,
+       "href": "../raw/quick/ceiling-db--join-filter--run1.json"
+      },
+      {
+       "offered": 100.0,
+       "p50": 0.807,
+       "p99": 6.363,
+       "p999": 12.252,
+       "cores": null,
+       "postgres": 0.7615539677419197,
+       "delivered": 99.2,
+       "held": 3,
+       "runs": 3,
+       "href": "../raw/quick/ceiling-db--join-filter--run1.json"
+      },
+      {
+       "offered": 160.0,
+       "p50": 0.688,
+       "p99": 3.799,
+       "p999": 9.666,
+       "cores": null,
+       "postgres": 0.5646405912408567,
+       "delivered": 156.8,
+       "held": 3,
+       "runs": 3,
+       "href": "../raw/quick/ceiling-db--join-filter--run1.json"
+      },
+      {
+       "offered": 250.0,
+       "p50": 0.732,
+       "p99": 3.782,
+       "p999": 8.459,
+       "cores": null,
+       "postgres": 0.5652252273127772,
+       "delivered": 227.0,
+       "held": 3,
+       "runs": 3,
+       "href": "../raw/quick/ceiling-db--join-filter--run1.json"
+      },
+      {
+       "offered": 400.0,
+       "p50": 0.685,
+       "p99": 3.065,
+       "p999": 14.433,
+       "cores": null,
+       "postgres": 0.4563711152869471,
+       "delivered": 407.6,
+       "held": 3,
+       "runs": 3,
+       "href": "../raw/quick/ceiling-db--join-filter--run1.json"
+      },
+      {
+       "offered": 630.0,
+       "p50": 0.581,
+       "p99": 2.423,
+       "p999": 11.508,
+       "cores": null,
+       "postgres": 0.3581758601053387,
+       "delivered": 614.4,
+       "held": 3,
+       "runs": 3,
+       "href": "../raw/quick/ceiling-db--join-filter--run1.json"
+      },
+      {
+       "offered": 1000.0,
+       "p50": 0.598,
+       "p99": 3.509,
+       "p999": 22.832,
+       "cores": null,
+       "postgres": 0.3208859646295502,
+       "delivered": 971.2,
+       "held": 3,
+       "runs": 3,
+       "href": "../raw/quick/ceiling-db--join-filter--run1.json"
+      },
+      {
+       "offered": 1600.0,
+       "p50": 0.733,
+       "p99": 23.281,
+       "p999": 27.107,
+       "cores": null,
+       "postgres": 0.3014627422053234,
+       "delivered": 1578.0,
+       "held": 3,
+       "runs": 3,
+       "href": "../raw/quick/ceiling-db--join-filter--run1.json"
+      },
+      {
+       "offered": 2500.0,
+       "p50": 0.791,
+       "p99": 36.709,
+       "p999": 40.14,
+       "cores": null,
+       "postgres": 0.2446391491163816,
+       "delivered": 2483.8,
+       "held": 3,
+       "runs": 3,
+       "href": "../raw/quick/ceiling-db--join-filter--run1.json"
+      },
+      {
+       "offered": 4000.0,
+       "p50": 7.54,
+       "p99": 98.923,
+       "p999": 102.95,
+       "cores": null,
+       "postgres": 0.21062869463821943,
+       "delivered": 3902.2,
+       "held": 2,
+       "runs": 3,
+       "href": "../raw/quick/ceiling-db--join-filter--run1.json"
+      }
+     ],
      "files": [
       "../raw/quick/ceiling-db--join-filter--run1.json",
       "../raw/quick/ceiling-db--join-filter--run2.json",
@@ -191,21 +425,21 @@ window.BENCH_RESULTS = {
     },
     "mixed": {
      "capacity": {
-      "value": null,
-      "low": null,
-      "high": null,
-      "count": 0,
+      "value": 400.0,
+      "low": 400.0,
+      "high": 630.0,
+      "count": 3,
       "of": "run",
-      "href": null
+      "href": "../raw/quick/ceiling-db--mixed--run1.json"
      },
      "held_no_rate": false,
      "p99": {
-      "value": null,
-      "low": null,
-      "high": null,
-      "count": 0,
+      "value": 35.493,
+      "low": 28.778,
+      "high": 128.086,
+      "count": 3,
       "of": "run",
-      "href": null
+      "href": "../raw/quick/ceiling-db--mixed--run1.json"
      },
      "cores": {
       "value": null,
@@ -216,16 +450,89 @@ window.BENCH_RESULTS = {
       "href": null
      },
      "postgres": {
-      "value": null,
-      "low": null,
-      "high": null,
-      "count": 0,
+      "value": 2.145001727388532,
+      "low": 2.021765295620429,
+      "high": 2.6001556675291027,
+      "count": 3,
       "of": "run",
-      "href": null
+      "href": "../raw/quick/ceiling-db--mixed--run2.json"
      },
-     "stopped": "\u2013",
-     "bound": "\u2013",
-     "steps": [],
+     "stopped": "delivered < 97%, dropped > 1%, p99 over objective, held every rate",
+     "bound": "postgres+loadgen",
+     "steps": [
+      {
+       "offered": 60.0,
+       "p50": 1.083,
+       "p99": 14.76,
+       "p999": 20.013,
+       "cores": null,
+       "postgres": 2.13887981410256,
+       "delivered": 59.8,
+       "held": 3,
+       "runs": 3,
+       "href": "../raw/quick/ceiling-db--mixed--run1.json"
+      },
+      {
+       "offered": 100.0,
+       "p50": 1.016,
+       "p99": 23.436,
+       "p999": 39.4,
+       "cores": null,
+       "postgres": 1.9767246930894362,
+       "delivered": 101.4,
+       "held": 3,
+       "runs": 3,
+       "href": "../raw/quick/ceiling-db--mixed--run1.json"
+      },
+      {
+       "offered": 160.0,
+       "p50": 1.026,
+       "p99": 35.493,
+       "p999": 44.111,
+       "cores": null,
+       "postgres": 2.145001727388532,
+       "delivered": 157.0,
+       "held": 3,
+       "runs": 3,
+       "href": "../raw/quick/ceiling-db--mixed--run1.json"
+      },
+      {
+       "offered": 250.0,
+       "p50": 0.902,
+       "p99": 35.69,
+       "p999": 52.13,
+       "cores": null,
+       "postgres": 1.6936784463141044,
+       "delivered": 249.6,
+       "held": 3,
+       "runs": 3,
+       "href": "../raw/quick/ceiling-db--mixed--run1.json"
+      },
+      {
+       "offered": 400.0,
+       "p50": 3.036,
+       "p99": 157.524,
+       "p999": 207.601,
+       "cores": null,
+       "postgres": 1.7280005012735613,
+       "delivered": 387.8,
+       "held": 3,
+       "runs": 3,
+       "href": "../raw/quick/ceiling-db--mixed--run1.json"
+      },
+      {
+       "offered": 630.0,
+       "p50": 172.711,
+       "p99": 292.788,
+       "p999": 311.283,
+       "cores": null,
+       "postgres": 1.647301923155046,
+       "delivered": 590.8,
+       "held": 1,
+       "runs": 3,
+       "href": "../raw/quick/ceiling-db--mixed--run1.json"
+      }
+     ],
      "files": [
       "../raw/quick/ceiling-db--mixed--run1.json",
       "../raw/quick/ceiling-db--mixed--run2.json",
@@ -235,21 +542,21 @@ window.BENCH_RESULTS = {
     },
     "heavy-body": {
      "capacity": {
-      "value": null,
-      "low": null,
-      "high": null,
-      "count": 0,
+      "value": 2000.0,
+      "low": 2000.0,
+      "high": 2000.0,
+      "count": 3,
       "of": "run",
-      "href": null
+      "href": "../raw/quick/ceiling-db--heavy-body--run1.json"
      },
      "held_no_rate": false,
      "p99": {
-      "value": null,
-      "low": null,
-      "high": null,
-      "count": 0,
+      "value": 5.141,
+      "low": 3.752,
+      "high": 9.916,
+      "count": 3,
       "of": "run",
-      "href": null
+      "href": "../raw/quick/ceiling-db--heavy-body--run1.json"
      },
      "cores": {
       "value": null,
@@ -260,16 +567,113 @@ window.BENCH_RESULTS = {
       "href": null
      },
      "postgres": {
-      "value": null,
-      "low": null,
-      "high": null,
-      "count": 0,
+      "value": 0.621887341439692,
+      "low": 0.6076703258096378,
+      "high": 0.6220197707070675,
+      "count": 3,
       "of": "run",
-      "href": null
+      "href": "../raw/quick/ceiling-db--heavy-body--run3.json"
      },
-     "stopped": "\u2013",
+     "stopped": "held every rate",
      "bound": "\u2013",
-     "steps": [],
+     "steps": [
+      {
+       "offered": 80.0,
+       "p50": 1.24,
+       "p99": 7.671,
+       "p999": 10.946,
+       "cores": null,
+       "postgres": 1.0072833664921848,
+       "delivered": 78.8,
+       "held": 3,
+       "runs": 3,
+       "href": "../raw/quick/ceiling-db--heavy-body--run1.json"
+      },
+      {
+       "offered": 125.0,
+       "p50": 1.127,
+       "p99": 5.62,
+       "p999": 6.815,
+       "cores": null,
+       "postgres": 0.8157040589198082,
+       "delivered": 119.4,
+       "held": 3,
+       "runs": 3,
+       "href": "../raw/quick/ceiling-db--heavy-body--run1.json"
+      },
+      {
+       "offered": 200.0,
+       "p50": 0.913,
+       "p99": 5.141,
+       "p999": 9.696,
+       "cores": null,
+       "postgres": 0.621887341439692,
+       "delivered": 203.8,
+       "held": 3,
+       "runs": 3,
+       "href": "../raw/quick/ceiling-db--heavy-body--run1.json"
+      },
+      {
+       "offered": 320.0,
+       "p50": 0.792,
+       "p99": 5.142,
+       "p999": 24.788,
+       "cores": null,
+       "postgres": 0.48971192857143053,
+       "delivered": 326.0,
+       "held": 3,
+       "runs": 3,
+       "href": "../raw/quick/ceiling-db--heavy-body--run1.json"
+      },
+      {
+       "offered": 500.0,
+       "p50": 0.78,
+       "p99": 5.312,
+       "p999": 20.876,
+       "cores": null,
+       "postgres": 0.4277064987873879,
+       "delivered": 494.8,
+       "held": 3,
+       "runs": 3,
+       "href": "../raw/quick/ceiling-db--heavy-body--run1.json"
+      },
+      {
+       "offered": 800.0,
+       "p50": 0.813,
+       "p99": 4.947,
+       "p999": 25.994,
+       "cores": null,
+       "postgres": 0.374592968883313,
+       "delivered": 795.8,
+       "held": 3,
+       "runs": 3,
+       "href": "../raw/quick/ceiling-db--heavy-body--run1.json"
+      },
+      {
+       "offered": 1250.0,
+       "p50": 0.79,
+       "p99": 4.638,
+       "p999": 19.503,
+       "cores": null,
+       "postgres": 0.3089313428063931,
+       "delivered": 1238.6,
+       "held": 3,
+       "runs": 3,
+       "href": "../raw/quick/ceiling-db--heavy-body--run1.json"
+      },
+      {
+       "offered": 2000.0,
+       "p50": 1.083,
+       "p99": 18.38,
+       "p999": 24.552,
+       "cores": null,
+       "postgres": 0.2760647032658807,
+       "delivered": 1971.4,
+       "held": 3,
+       "runs": 3,
+       "href": "../raw/quick/ceiling-db--heavy-body--run1.json"
+      }
+     ],
      "files": [
       "../raw/quick/ceiling-db--heavy-body--run1.json",
       "../raw/quick/ceiling-db--heavy-body--run2.json",
@@ -288,22 +692,22 @@ window.BENCH_RESULTS = {
    "data_access": "pgx 5.12 (pgxpool), plain SQL",
    "dialect": "api",
    "ceiling": false,
-   "relative": null,
+   "relative": 0.6988271187715792,
    "idle_mib": {
-    "value": 2.0,
-    "low": 1.95703125,
-    "high": 19.5,
-    "count": 15,
+    "value": 25.1953125,
+    "low": 6.71875,
+    "high": 26.44140625,
+    "count": 3,
     "of": "start",
-    "href": "../raw/quick/go-gin--avatar--run1.json"
+    "href": "../raw/quick/go-gin--read-heavy--run3.json"
    },
    "peak_mib": {
-    "value": 25.2265625,
-    "low": 25.11328125,
-    "high": 41.00390625,
+    "value": 40.265625,
+    "low": 22.1953125,
+    "high": 45.5625,
     "count": 3,
     "of": "run",
-    "href": "../raw/quick/go-gin--read-heavy--run2.json"
+    "href": "../raw/quick/go-gin--read-heavy--run3.json"
    },
    "smallest_cap_mib": {
     "value": 32.0,
@@ -314,59 +718,132 @@ window.BENCH_RESULTS = {
     "href": "../raw/quick-mem-ladder/go-gin--avatar--mem32--run1.json"
    },
    "startup_s": {
-    "value": 0.13737270099954912,
-    "low": 0.036323364001873415,
-    "high": 0.1580709410009149,
-    "count": 15,
+    "value": 0.13688964900029532,
+    "low": 0.08050422499945853,
+    "high": 0.1375949270000092,
+    "count": 3,
     "of": "start",
-    "href": "../raw/quick/go-gin--heavy-body--run2.json"
+    "href": "../raw/quick/go-gin--read-heavy--run3.json"
    },
    "steady_s": {
-    "value": null,
-    "low": null,
-    "high": null,
-    "count": 0,
+    "value": 18.4,
+    "low": 18.2,
+    "high": 45.7,
+    "count": 15,
     "of": "warm-up",
-    "href": null
+    "href": "../raw/quick/go-gin--join-filter--run1.json"
    },
    "scenarios": {
     "read-heavy": {
      "capacity": {
-      "value": null,
-      "low": null,
-      "high": null,
-      "count": 0,
+      "value": 180.0,
+      "low": 120.0,
+      "high": 270.0,
+      "count": 3,
       "of": "run",
-      "href": null
+      "href": "../raw/quick/go-gin--read-heavy--run3.json"
      },
      "held_no_rate": false,
      "p99": {
-      "value": null,
-      "low": null,
-      "high": null,
-      "count": 0,
+      "value": 17.320149,
+      "low": 15.606613,
+      "high": 157.846358,
+      "count": 3,
       "of": "run",
-      "href": null
+      "href": "../raw/quick/go-gin--read-heavy--run3.json"
      },
      "cores": {
-      "value": null,
-      "low": null,
-      "high": null,
-      "count": 0,
+      "value": 0.682585559068219,
+      "low": 0.641255181364393,
+      "high": 0.7687159667221297,
+      "count": 3,
       "of": "run",
-      "href": null
+      "href": "../raw/quick/go-gin--read-heavy--run2.json"
      },
      "postgres": {
-      "value": null,
-      "low": null,
-      "high": null,
-      "count": 0,
+      "value": 3.4068353128119426,
+      "low": 3.302084159733799,
+      "high": 6.3157174559068325,
+      "count": 3,
       "of": "run",
-      "href": null
+      "href": "../raw/quick/go-gin--read-heavy--run3.json"
      },
-     "stopped": "\u2013",
-     "bound": "\u2013",
-     "steps": [],
+     "stopped": "dropped > 1%, p99 over objective, delivered < 97%",
+     "bound": "postgres+loadgen",
+     "steps": [
+      {
+       "offered": 50.0,
+       "p50": 5.420224,
+       "p99": 11.997106500000001,
+       "p999": 16.12832225000003,
+       "cores": 0.6972467808764952,
+       "postgres": 3.3472446334662638,
+       "delivered": 50.2,
+       "held": 3,
+       "runs": 3,
+       "href": "../raw/quick/go-gin--read-heavy--run1.json"
+      },
+      {
+       "offered": 80.0,
+       "p50": 1.472358,
+       "p99": 11.444197,
+       "p999": 14.868057200000086,
+       "cores": 0.7959613765586034,
+       "postgres": 3.780105226932496,
+       "delivered": 80.2,
+       "held": 3,
+       "runs": 3,
+       "href": "../raw/quick/go-gin--read-heavy--run1.json"
+      },
+      {
+       "offered": 120.0,
+       "p50": 5.607113,
+       "p99": 17.320149,
+       "p999": 22.47093600000027,
+       "cores": 0.682585559068219,
+       "postgres": 3.4068353128119426,
+       "delivered": 120.2,
+       "held": 3,
+       "runs": 3,
+       "href": "../raw/quick/go-gin--read-heavy--run1.json"
+      },
+      {
+       "offered": 180.0,
+       "p50": 7.156675,
+       "p99": 78.678733,
+       "p999": 121.12269220000051,
+       "cores": 0.5699668335183128,
+       "postgres": 3.751688925638152,
+       "delivered": 180.2,
+       "held": 2,
+       "runs": 3,
+       "href": "../raw/quick/go-gin--read-heavy--run1.json"
+      },
+      {
+       "offered": 270.0,
+       "p50": 25.0716335,
+       "p99": 368.128417195,
+       "p999": 418.5301490185002,
+       "cores": 0.5009205522851669,
+       "postgres": 3.124524438056808,
+       "delivered": 264.9,
+       "held": 1,
+       "runs": 2,
+       "href": "../raw/quick/go-gin--read-heavy--run2.json"
+      },
+      {
+       "offered": 400.0,
+       "p50": 355.762622,
+       "p99": 1272.2283362,
+       "p999": 1436.8934022880173,
+       "cores": 0.46063889729048557,
+       "postgres": 2.8766864102079444,
+       "delivered": 317.4,
+       "held": 0,
+       "runs": 1,
+       "href": "../raw/quick/go-gin--read-heavy--run2.json"
+      }
+     ],
      "files": [
       "../raw/quick/go-gin--read-heavy--run1.json",
       "../raw/quick/go-gin--read-heavy--run2.json",
@@ -376,41 +853,138 @@ window.BENCH_RESULTS = {
     },
     "join-filter": {
      "capacity": {
-      "value": null,
-      "low": null,
-      "high": null,
-      "count": 0,
+      "value": 1000.0,
+      "low": 630.0,
+      "high": 1000.0,
+      "count": 3,
       "of": "run",
-      "href": null
+      "href": "../raw/quick/go-gin--join-filter--run2.json"
      },
      "held_no_rate": false,
      "p99": {
-      "value": null,
-      "low": null,
-      "high": null,
-      "count": 0,
+      "value": 3.188994,
+      "low": 2.3443485,
+      "high": 5.782302,
+      "count": 3,
       "of": "run",
-      "href": null
+      "href": "../raw/quick/go-gin--join-filter--run3.json"
      },
      "cores": {
-      "value": null,
-      "low": null,
-      "high": null,
-      "count": 0,
+      "value": 0.42615636610711477,
+      "low": 0.3662270239808157,
+      "high": 0.6429126075139892,
+      "count": 3,
       "of": "run",
-      "href": null
+      "href": "../raw/quick/go-gin--join-filter--run3.json"
      },
      "postgres": {
-      "value": null,
-      "low": null,
-      "high": null,
-      "count": 0,
+      "value": 0.28241034612302135,
+      "low": 0.2686343517186353,
+      "high": 0.5099145059952109,
+      "count": 3,
       "of": "run",
-      "href": null
+      "href": "../raw/quick/go-gin--join-filter--run3.json"
      },
-     "stopped": "\u2013",
-     "bound": "\u2013",
-     "steps": [],
+     "stopped": "dropped > 1%, p99 over objective",
+     "bound": "postgres+loadgen",
+     "steps": [
+      {
+       "offered": 60.0,
+       "p50": 1.060125,
+       "p99": 3.054419,
+       "p999": 4.760815100000023,
+       "cores": 0.5742498803986718,
+       "postgres": 0.39421323255807156,
+       "delivered": 60.2,
+       "held": 3,
+       "runs": 3,
+       "href": "../raw/quick/go-gin--join-filter--run1.json"
+      },
+      {
+       "offered": 100.0,
+       "p50": 0.856222,
+       "p99": 2.552598,
+       "p999": 4.191371500000029,
+       "cores": 0.46254690219560785,
+       "postgres": 0.3360503812375523,
+       "delivered": 100.2,
+       "held": 3,
+       "runs": 3,
+       "href": "../raw/quick/go-gin--join-filter--run1.json"
+      },
+      {
+       "offered": 160.0,
+       "p50": 0.795272,
+       "p99": 2.717338,
+       "p999": 5.7875986000001,
+       "cores": 0.46096367790262227,
+       "postgres": 0.3210983632961257,
+       "delivered": 160.2,
+       "held": 3,
+       "runs": 3,
+       "href": "../raw/quick/go-gin--join-filter--run1.json"
+      },
+      {
+       "offered": 250.0,
+       "p50": 0.784626,
+       "p99": 3.188994,
+       "p999": 5.6604995000001255,
+       "cores": 0.42615636610711477,
+       "postgres": 0.28241034612302135,
+       "delivered": 250.2,
+       "held": 3,
+       "runs": 3,
+       "href": "../raw/quick/go-gin--join-filter--run1.json"
+      },
+      {
+       "offered": 400.0,
+       "p50": 0.65277,
+       "p99": 5.846568,
+       "p999": 9.199922000000127,
+       "cores": 0.36915855222388805,
+       "postgres": 0.25800298250873344,
+       "delivered": 400.2,
+       "held": 3,
+       "runs": 3,
+       "href": "../raw/quick/go-gin--join-filter--run1.json"
+      },
+      {
+       "offered": 630.0,
+       "p50": 0.587192,
+       "p99": 13.778961500000001,
+       "p999": 29.115048750000014,
+       "cores": 0.30250498286258315,
+       "postgres": 0.22061309901617424,
+       "delivered": 630.2,
+       "held": 3,
+       "runs": 3,
+       "href": "../raw/quick/go-gin--join-filter--run1.json"
+      },
+      {
+       "offered": 1000.0,
+       "p50": 0.783815,
+       "p99": 24.66938,
+       "p999": 35.36681800000037,
+       "cores": 0.32458212237552475,
+       "postgres": 0.23659028634272497,
+       "delivered": 1000.2,
+       "held": 2,
+       "runs": 3,
+       "href": "../raw/quick/go-gin--join-filter--run1.json"
+      },
+      {
+       "offered": 1600.0,
+       "p50": 1.0798595,
+       "p99": 118.30012096499999,
+       "p999": 154.07482585950032,
+       "cores": 0.28213315193313054,
+       "postgres": 0.22126873532028862,
+       "delivered": 1589.7,
+       "held": 0,
+       "runs": 2,
+       "href": "../raw/quick/go-gin--join-filter--run2.json"
+      }
+     ],
      "files": [
       "../raw/quick/go-gin--join-filter--run1.json",
       "../raw/quick/go-gin--join-filter--run2.json",
@@ -420,41 +994,114 @@ window.BENCH_RESULTS = {
     },
     "mixed": {
      "capacity": {
-      "value": null,
-      "low": null,
-      "high": null,
-      "count": 0,
+      "value": 250.0,
+      "low": 160.0,
+      "high": 400.0,
+      "count": 3,
       "of": "run",
-      "href": null
+      "href": "../raw/quick/go-gin--mixed--run3.json"
      },
      "held_no_rate": false,
      "p99": {
-      "value": null,
-      "low": null,
-      "high": null,
-      "count": 0,
+      "value": 69.880937,
+      "low": 18.237101,
+      "high": 74.945467,
+      "count": 3,
       "of": "run",
-      "href": null
+      "href": "../raw/quick/go-gin--mixed--run3.json"
      },
      "cores": {
-      "value": null,
-      "low": null,
-      "high": null,
-      "count": 0,
+      "value": 0.39054767290886344,
+      "low": 0.3487554831460693,
+      "high": 0.4934600549313365,
+      "count": 3,
       "of": "run",
-      "href": null
+      "href": "../raw/quick/go-gin--mixed--run3.json"
      },
      "postgres": {
-      "value": null,
-      "low": null,
-      "high": null,
-      "count": 0,
+      "value": 1.5491439675404766,
+      "low": 1.406081895131107,
+      "high": 2.6444048039950108,
+      "count": 3,
       "of": "run",
-      "href": null
+      "href": "../raw/quick/go-gin--mixed--run3.json"
      },
-     "stopped": "\u2013",
-     "bound": "\u2013",
-     "steps": [],
+     "stopped": "dropped > 1%, p99 over objective, delivered < 97%",
+     "bound": "postgres+loadgen",
+     "steps": [
+      {
+       "offered": 60.0,
+       "p50": 1.132483,
+       "p99": 18.501246,
+       "p999": 22.06158730000007,
+       "cores": 0.5490473355481684,
+       "postgres": 1.680530544850506,
+       "delivered": 60.2,
+       "held": 3,
+       "runs": 3,
+       "href": "../raw/quick/go-gin--mixed--run1.json"
+      },
+      {
+       "offered": 100.0,
+       "p50": 1.005334,
+       "p99": 19.321675,
+       "p999": 23.518747500000064,
+       "cores": 0.4698897405189644,
+       "postgres": 1.501250353293655,
+       "delivered": 100.2,
+       "held": 3,
+       "runs": 3,
+       "href": "../raw/quick/go-gin--mixed--run1.json"
+      },
+      {
+       "offered": 160.0,
+       "p50": 0.871981,
+       "p99": 69.880937,
+       "p999": 111.92192800000005,
+       "cores": 0.39054767290886344,
+       "postgres": 1.5491439675404766,
+       "delivered": 160.2,
+       "held": 3,
+       "runs": 3,
+       "href": "../raw/quick/go-gin--mixed--run1.json"
+      },
+      {
+       "offered": 250.0,
+       "p50": 0.859097,
+       "p99": 59.99942849999999,
+       "p999": 80.44052650000091,
+       "cores": 0.3121195203836921,
+       "postgres": 1.653577290167984,
+       "delivered": 250.2,
+       "held": 2,
+       "runs": 3,
+       "href": "../raw/quick/go-gin--mixed--run1.json"
+      },
+      {
+       "offered": 400.0,
+       "p50": 3.0626335,
+       "p99": 293.14921412499996,
+       "p999": 384.38267595400146,
+       "cores": 0.25765805711613904,
+       "postgres": 1.5691924517306406,
+       "delivered": 399.3,
+       "held": 1,
+       "runs": 2,
+       "href": "../raw/quick/go-gin--mixed--run2.json"
+      },
+      {
+       "offered": 630.0,
+       "p50": 274.66432599999996,
+       "p99": 653.0159989,
+       "p999": 733.6713098350002,
+       "cores": 0.2962471326623977,
+       "postgres": 1.97819570997255,
+       "delivered": 437.2,
+       "held": 0,
+       "runs": 1,
+       "href": "../raw/quick/go-gin--mixed--run2.json"
+      }
+     ],
      "files": [
       "../raw/quick/go-gin--mixed--run1.json",
       "../raw/quick/go-gin--mixed--run2.json",
@@ -464,41 +1111,126 @@ window.BENCH_RESULTS = {
     },
     "heavy-body": {
      "capacity": {
-      "value": null,
-      "low": null,
-      "high": null,
-      "count": 0,
+      "value": 800.0,
+      "low": 800.0,
+      "high": 800.0,
+      "count": 3,
       "of": "run",
-      "href": null
+      "href": "../raw/quick/go-gin--heavy-body--run1.json"
      },
      "held_no_rate": false,
      "p99": {
-      "value": null,
-      "low": null,
-      "high": null,
-      "count": 0,
+      "value": 5.224023,
+      "low": 4.607898,
+      "high": 5.711685,
+      "count": 3,
       "of": "run",
-      "href": null
+      "href": "../raw/quick/go-gin--heavy-body--run2.json"
      },
      "cores": {
-      "value": null,
-      "low": null,
-      "high": null,
-      "count": 0,
+      "value": 0.5674812127872109,
+      "low": 0.5390512177822157,
+      "high": 0.6006770559440558,
+      "count": 3,
       "of": "run",
-      "href": null
+      "href": "../raw/quick/go-gin--heavy-body--run1.json"
      },
      "postgres": {
-      "value": null,
-      "low": null,
-      "high": null,
-      "count": 0,
+      "value": 0.46126808191812335,
+      "low": 0.3913680289710161,
+      "high": 0.48655039160836633,
+      "count": 3,
       "of": "run",
-      "href": null
+      "href": "../raw/quick/go-gin--heavy-body--run3.json"
      },
-     "stopped": "\u2013",
-     "bound": "\u2013",
-     "steps": [],
+     "stopped": "delivered < 97%, dropped > 1%, p99 over objective",
+     "bound": "postgres+loadgen",
+     "steps": [
+      {
+       "offered": 80.0,
+       "p50": 1.676922,
+       "p99": 4.084732,
+       "p999": 7.536257200000012,
+       "cores": 0.7179424039900201,
+       "postgres": 0.6139426882792779,
+       "delivered": 80.2,
+       "held": 3,
+       "runs": 3,
+       "href": "../raw/quick/go-gin--heavy-body--run1.json"
+      },
+      {
+       "offered": 125.0,
+       "p50": 1.4651420000000002,
+       "p99": 3.68321575,
+       "p999": 7.688395875000051,
+       "cores": 0.6382015878594278,
+       "postgres": 0.5488201118208899,
+       "delivered": 125.2,
+       "held": 3,
+       "runs": 3,
+       "href": "../raw/quick/go-gin--heavy-body--run1.json"
+      },
+      {
+       "offered": 200.0,
+       "p50": 1.26324,
+       "p99": 5.224023,
+       "p999": 7.948552000000133,
+       "cores": 0.5674812127872109,
+       "postgres": 0.46126808191812335,
+       "delivered": 200.2,
+       "held": 3,
+       "runs": 3,
+       "href": "../raw/quick/go-gin--heavy-body--run1.json"
+      },
+      {
+       "offered": 320.0,
+       "p50": 1.003502,
+       "p99": 7.234481,
+       "p999": 11.210543200000124,
+       "cores": 0.4643230580886943,
+       "postgres": 0.35667287570268663,
+       "delivered": 320.2,
+       "held": 3,
+       "runs": 3,
+       "href": "../raw/quick/go-gin--heavy-body--run1.json"
+      },
+      {
+       "offered": 500.0,
+       "p50": 0.918225,
+       "p99": 15.038178,
+       "p999": 19.970297000000443,
+       "cores": 0.44340249540184024,
+       "postgres": 0.3014656169532046,
+       "delivered": 500.2,
+       "held": 3,
+       "runs": 3,
+       "href": "../raw/quick/go-gin--heavy-body--run1.json"
+      },
+      {
+       "offered": 800.0,
+       "p50": 1.145873,
+       "p99": 88.86874235999998,
+       "p999": 111.39789222400046,
+       "cores": 0.4032300905679262,
+       "postgres": 0.2817614686014502,
+       "delivered": 799.4,
+       "held": 3,
+       "runs": 3,
+       "href": "../raw/quick/go-gin--heavy-body--run1.json"
+      },
+      {
+       "offered": 1250.0,
+       "p50": 39.491197,
+       "p99": 227.32084879999965,
+       "p999": 297.493156600001,
+       "cores": 0.39607951645387524,
+       "postgres": 0.2958844655637465,
+       "delivered": 1112.2,
+       "held": 0,
+       "runs": 3,
+       "href": "../raw/quick/go-gin--heavy-body--run1.json"
+      }
+     ],
      "files": [
       "../raw/quick/go-gin--heavy-body--run1.json",
       "../raw/quick/go-gin--heavy-body--run2.json",
@@ -508,41 +1240,114 @@ window.BENCH_RESULTS = {
     },
     "avatar": {
      "capacity": {
-      "value": null,
-      "low": null,
-      "high": null,
-      "count": 0,
+      "value": 12000.0,
+      "low": 12000.0,
+      "high": 30000.0,
+      "count": 3,
       "of": "run",
-      "href": null
+      "href": "../raw/quick/go-gin--avatar--run1.json"
      },
      "held_no_rate": false,
      "p99": {
-      "value": null,
-      "low": null,
-      "high": null,
-      "count": 0,
+      "value": 0.289721,
+      "low": 0.232045,
+      "high": 0.290832,
+      "count": 3,
       "of": "run",
-      "href": null
+      "href": "../raw/quick/go-gin--avatar--run3.json"
      },
      "cores": {
-      "value": null,
-      "low": null,
-      "high": null,
-      "count": 0,
+      "value": 0.09990955650000011,
+      "low": 0.07400465808226028,
+      "high": 0.11852164883110403,
+      "count": 3,
       "of": "run",
-      "href": null
+      "href": "../raw/quick/go-gin--avatar--run2.json"
      },
      "postgres": {
-      "value": null,
-      "low": null,
-      "high": null,
-      "count": 0,
+      "value": 0.0011543816249997008,
+      "low": 0.0006804584322945318,
+      "high": 0.0013333431678952982,
+      "count": 3,
       "of": "run",
-      "href": null
+      "href": "../raw/quick/go-gin--avatar--run2.json"
      },
-     "stopped": "\u2013",
-     "bound": "\u2013",
-     "steps": [],
+     "stopped": "delivered < 97%, p99 over objective",
+     "bound": "app, postgres+loadgen",
+     "steps": [
+      {
+       "offered": 800.0,
+       "p50": 0.15376800000000002,
+       "p99": 0.289721,
+       "p999": 2.401939,
+       "cores": 0.09990955650000011,
+       "postgres": 0.0011543816249997008,
+       "delivered": 799.7965180075989,
+       "held": 3,
+       "runs": 3,
+       "href": "../raw/quick/go-gin--avatar--run1.json"
+      },
+      {
+       "offered": 2000.0,
+       "p50": 0.124685,
+       "p99": 0.276249,
+       "p999": 2.372545,
+       "cores": 0.05319100620030985,
+       "postgres": 0.0003795921796090189,
+       "delivered": 1999.5938641789883,
+       "held": 3,
+       "runs": 3,
+       "href": "../raw/quick/go-gin--avatar--run1.json"
+      },
+      {
+       "offered": 5000.0,
+       "p50": 0.162822,
+       "p99": 0.485652,
+       "p999": 1.600733,
+       "cores": 0.04150235326826138,
+       "postgres": 0.00015255979597619506,
+       "delivered": 4998.969786269206,
+       "held": 3,
+       "runs": 3,
+       "href": "../raw/quick/go-gin--avatar--run1.json"
+      },
+      {
+       "offered": 12000.0,
+       "p50": 0.21527,
+       "p99": 1.295916,
+       "p999": 4.458234999999999,
+       "cores": 0.024934509355024188,
+       "postgres": 6.666871958133704e-05,
+       "delivered": 11995.78299161821,
+       "held": 3,
+       "runs": 3,
+       "href": "../raw/quick/go-gin--avatar--run1.json"
+      },
+      {
+       "offered": 30000.0,
+       "p50": 0.588895,
+       "p99": 11.274714999999999,
+       "p999": 28.058978,
+       "cores": 0.021822872389574637,
+       "postgres": 2.3948183160748916e-05,
+       "delivered": 29979.0792087134,
+       "held": 1,
+       "runs": 3,
+       "href": "../raw/quick/go-gin--avatar--run1.json"
+      },
+      {
+       "offered": 75000.0,
+       "p50": 1442.726648,
+       "p99": 2495.9874879999998,
+       "p999": 2515.059501,
+       "cores": 0.01770606593947974,
+       "postgres": 1.0547423069045846e-05,
+       "delivered": 56138.91585461613,
+       "held": 0,
+       "runs": 1,
+       "href": "../raw/quick/go-gin--avatar--run2.json"
+      }
+     ],
      "files": [
       "../raw/quick/go-gin--avatar--run1.json",
       "../raw/quick/go-gin--avatar--run2.json",
@@ -561,22 +1366,22 @@ window.BENCH_RESULTS = {
    "data_access": "PostgreSQL JDBC 42.7 (HikariCP 7.1), plain SQL",
    "dialect": "api",
    "ceiling": false,
-   "relative": null,
+   "relative": 0.6898648307306074,
    "idle_mib": {
-    "value": 67.4296875,
-    "low": 66.88671875,
-    "high": 116.26953125,
-    "count": 15,
+    "value": 152.06640625,
+    "low": 102.57421875,
+    "high": 159.82421875,
+    "count": 3,
     "of": "start",
-    "href": "../raw/quick/java-bare-httpserver--heavy-body--run2.json"
+    "href": "../raw/quick/java-bare-httpserver--read-heavy--run3.json"
    },
    "peak_mib": {
-    "value": 114.73046875,
-    "low": 114.11328125,
-    "high": 160.203125,
+    "value": 182.0390625,
+    "low": 137.0,
+    "high": 189.2109375,
     "count": 3,
     "of": "run",
-    "href": "../raw/quick/java-bare-httpserver--read-heavy--run2.json"
+    "href": "../raw/quick/java-bare-httpserver--read-heavy--run3.json"
    },
    "smallest_cap_mib": {
     "value": 128.0,
@@ -587,59 +1392,132 @@ window.BENCH_RESULTS = {
     "href": "../raw/quick-mem-ladder/java-bare-httpserver--avatar--mem128--run1.json"
    },
    "startup_s": {
-    "value": 0.8172444040028495,
-    "low": 0.7893960250003147,
-    "high": 0.9539104389987187,
-    "count": 15,
+    "value": 1.0314240090001476,
+    "low": 1.0119846910001797,
+    "high": 1.6044512759981444,
+    "count": 3,
     "of": "start",
-    "href": "../raw/quick/java-bare-httpserver--read-heavy--run3.json"
+    "href": "../raw/quick/java-bare-httpserver--read-heavy--run2.json"
    },
    "steady_s": {
-    "value": null,
-    "low": null,
-    "high": null,
-    "count": 0,
+    "value": 34.8,
+    "low": 18.5,
+    "high": 57.5,
+    "count": 14,
     "of": "warm-up",
-    "href": null
+    "href": "../raw/quick/java-bare-httpserver--join-filter--run1.json"
    },
    "scenarios": {
     "read-heavy": {
      "capacity": {
-      "value": null,
-      "low": null,
-      "high": null,
-      "count": 0,
+      "value": 270.0,
+      "low": 270.0,
+      "high": 270.0,
+      "count": 3,
       "of": "run",
-      "href": null
+      "href": "../raw/quick/java-bare-httpserver--read-heavy--run1.json"
      },
      "held_no_rate": false,
      "p99": {
-      "value": null,
-      "low": null,
-      "high": null,
-      "count": 0,
+      "value": 27.377265,
+      "low": 13.293477,
+      "high": 40.438785,
+      "count": 3,
       "of": "run",
-      "href": null
+      "href": "../raw/quick/java-bare-httpserver--read-heavy--run3.json"
      },
      "cores": {
-      "value": null,
-      "low": null,
-      "high": null,
-      "count": 0,
+      "value": 1.0752407354409317,
+      "low": 0.705727725457573,
+      "high": 1.1672233860232948,
+      "count": 3,
       "of": "run",
-      "href": null
+      "href": "../raw/quick/java-bare-httpserver--read-heavy--run2.json"
      },
      "postgres": {
-      "value": null,
-      "low": null,
-      "high": null,
-      "count": 0,
+      "value": 3.6222784226289604,
+      "low": 3.1321473294510134,
+      "high": 3.996694547421012,
+      "count": 3,
       "of": "run",
-      "href": null
+      "href": "../raw/quick/java-bare-httpserver--read-heavy--run1.json"
      },
-     "stopped": "\u2013",
-     "bound": "\u2013",
-     "steps": [],
+     "stopped": "delivered < 97%, dropped > 1%, p99 over objective",
+     "bound": "postgres+loadgen",
+     "steps": [
+      {
+       "offered": 50.0,
+       "p50": 5.605069,
+       "p99": 10.54734,
+       "p999": 13.233203250000047,
+       "cores": 1.128899135458166,
+       "postgres": 4.027464617529884,
+       "delivered": 50.2,
+       "held": 3,
+       "runs": 3,
+       "href": "../raw/quick/java-bare-httpserver--read-heavy--run1.json"
+      },
+      {
+       "offered": 80.0,
+       "p50": 2.583169,
+       "p99": 11.760932,
+       "p999": 14.778406200000102,
+       "cores": 0.9673403216957636,
+       "postgres": 3.903182119700757,
+       "delivered": 80.2,
+       "held": 3,
+       "runs": 3,
+       "href": "../raw/quick/java-bare-httpserver--read-heavy--run1.json"
+      },
+      {
+       "offered": 120.0,
+       "p50": 5.890199,
+       "p99": 27.377265,
+       "p999": 45.88454060000018,
+       "cores": 1.0752407354409317,
+       "postgres": 3.6222784226289604,
+       "delivered": 120.2,
+       "held": 3,
+       "runs": 3,
+       "href": "../raw/quick/java-bare-httpserver--read-heavy--run1.json"
+      },
+      {
+       "offered": 180.0,
+       "p50": 5.97081,
+       "p99": 45.745211,
+       "p999": 55.900084500000794,
+       "cores": 0.6538122452830162,
+       "postgres": 3.258601911209749,
+       "delivered": 180.2,
+       "held": 3,
+       "runs": 3,
+       "href": "../raw/quick/java-bare-httpserver--read-heavy--run1.json"
+      },
+      {
+       "offered": 270.0,
+       "p50": 28.334868,
+       "p99": 148.3051535,
+       "p999": 205.68654370000004,
+       "cores": 0.5265623871206521,
+       "postgres": 3.127598485566257,
+       "delivered": 270.2,
+       "held": 3,
+       "runs": 3,
+       "href": "../raw/quick/java-bare-httpserver--read-heavy--run1.json"
+      },
+      {
+       "offered": 400.0,
+       "p50": 367.06064200000003,
+       "p99": 1140.46113782,
+       "p999": 1210.8089117940015,
+       "cores": 0.5926561304075237,
+       "postgres": 2.795049790963854,
+       "delivered": 332.0,
+       "held": 0,
+       "runs": 3,
+       "href": "../raw/quick/java-bare-httpserver--read-heavy--run1.json"
+      }
+     ],
      "files": [
       "../raw/quick/java-bare-httpserver--read-heavy--run1.json",
       "../raw/quick/java-bare-httpserver--read-heavy--run2.json",
@@ -649,41 +1527,138 @@ window.BENCH_RESULTS = {
     },
     "join-filter": {
      "capacity": {
-      "value": null,
-      "low": null,
-      "high": null,
-      "count": 0,
+      "value": 1000.0,
+      "low": 1000.0,
+      "high": 1000.0,
+      "count": 3,
       "of": "run",
-      "href": null
+      "href": "../raw/quick/java-bare-httpserver--join-filter--run1.json"
      },
      "held_no_rate": false,
      "p99": {
-      "value": null,
-      "low": null,
-      "high": null,
-      "count": 0,
+      "value": 3.8933235,
+      "low": 3.5675915,
+      "high": 5.622144499999999,
+      "count": 3,
       "of": "run",
-      "href": null
+      "href": "../raw/quick/java-bare-httpserver--join-filter--run1.json"
      },
      "cores": {
-      "value": null,
-      "low": null,
-      "high": null,
-      "count": 0,
+      "value": 0.4204521502797748,
+      "low": 0.3765322142286186,
+      "high": 0.4452075107913674,
+      "count": 3,
       "of": "run",
-      "href": null
+      "href": "../raw/quick/java-bare-httpserver--join-filter--run1.json"
      },
      "postgres": {
-      "value": null,
-      "low": null,
-      "high": null,
-      "count": 0,
+      "value": 0.31931063069545623,
+      "low": 0.29754176658690173,
+      "high": 0.34762990567545576,
+      "count": 3,
       "of": "run",
-      "href": null
+      "href": "../raw/quick/java-bare-httpserver--join-filter--run1.json"
      },
-     "stopped": "\u2013",
-     "bound": "\u2013",
-     "steps": [],
+     "stopped": "delivered < 97%, dropped > 1%, p99 over objective",
+     "bound": "postgres+loadgen",
+     "steps": [
+      {
+       "offered": 60.0,
+       "p50": 1.220439,
+       "p99": 3.259624,
+       "p999": 4.543156100000018,
+       "cores": 0.6531252691029968,
+       "postgres": 0.48141808305629324,
+       "delivered": 60.2,
+       "held": 3,
+       "runs": 3,
+       "href": "../raw/quick/java-bare-httpserver--join-filter--run1.json"
+      },
+      {
+       "offered": 100.0,
+       "p50": 1.020526,
+       "p99": 2.402326,
+       "p999": 7.103159500000104,
+       "cores": 0.5352716007983986,
+       "postgres": 0.37361477045910096,
+       "delivered": 100.2,
+       "held": 3,
+       "runs": 3,
+       "href": "../raw/quick/java-bare-httpserver--join-filter--run1.json"
+      },
+      {
+       "offered": 160.0,
+       "p50": 0.896772,
+       "p99": 2.540415,
+       "p999": 5.19466400000001,
+       "cores": 0.4576519425717819,
+       "postgres": 0.3573578189761509,
+       "delivered": 160.2,
+       "held": 3,
+       "runs": 3,
+       "href": "../raw/quick/java-bare-httpserver--join-filter--run1.json"
+      },
+      {
+       "offered": 250.0,
+       "p50": 0.764236,
+       "p99": 3.8933235,
+       "p999": 7.041307250000062,
+       "cores": 0.4204521502797748,
+       "postgres": 0.31931063069545623,
+       "delivered": 250.2,
+       "held": 3,
+       "runs": 3,
+       "href": "../raw/quick/java-bare-httpserver--join-filter--run1.json"
+      },
+      {
+       "offered": 400.0,
+       "p50": 0.712116,
+       "p99": 6.86613,
+       "p999": 12.191630000000002,
+       "cores": 0.3536600489755133,
+       "postgres": 0.2811155542228827,
+       "delivered": 400.2,
+       "held": 3,
+       "runs": 3,
+       "href": "../raw/quick/java-bare-httpserver--join-filter--run1.json"
+      },
+      {
+       "offered": 630.0,
+       "p50": 0.6703875,
+       "p99": 19.000609640000004,
+       "p999": 25.453711500000527,
+       "cores": 0.3514728663916216,
+       "postgres": 0.25956150726927885,
+       "delivered": 630.2,
+       "held": 3,
+       "runs": 3,
+       "href": "../raw/quick/java-bare-httpserver--join-filter--run1.json"
+      },
+      {
+       "offered": 1000.0,
+       "p50": 0.867267,
+       "p99": 48.545374,
+       "p999": 74.06589433700027,
+       "cores": 0.28148067852858843,
+       "postgres": 0.27210158196720735,
+       "delivered": 1000.2,
+       "held": 3,
+       "runs": 3,
+       "href": "../raw/quick/java-bare-httpserver--join-filter--run1.json"
+      },
+      {
+       "offered": 1600.0,
+       "p50": 1.270348,
+       "p99": 174.84206689999994,
+       "p999": 204.76705733300253,
+       "cores": 0.2423914298291724,
+       "postgres": 0.24243712825230931,
+       "delivered": 1522.0,
+       "held": 0,
+       "runs": 3,
+       "href": "../raw/quick/java-bare-httpserver--join-filter--run1.json"
+      }
+     ],
      "files": [
       "../raw/quick/java-bare-httpserver--join-filter--run1.json",
       "../raw/quick/java-bare-httpserver--join-filter--run2.json",
@@ -693,41 +1668,114 @@ window.BENCH_RESULTS = {
     },
     "mixed": {
      "capacity": {
-      "value": null,
-      "low": null,
-      "high": null,
-      "count": 0,
+      "value": 250.0,
+      "low": 160.0,
+      "high": 400.0,
+      "count": 3,
       "of": "run",
-      "href": null
+      "href": "../raw/quick/java-bare-httpserver--mixed--run2.json"
      },
      "held_no_rate": false,
      "p99": {
-      "value": null,
-      "low": null,
-      "high": null,
-      "count": 0,
+      "value": 45.584181,
+      "low": 33.500534,
+      "high": 98.807509,
+      "count": 3,
       "of": "run",
-      "href": null
+      "href": "../raw/quick/java-bare-httpserver--mixed--run2.json"
      },
      "cores": {
-      "value": null,
-      "low": null,
-      "high": null,
-      "count": 0,
+      "value": 0.5415507640449437,
+      "low": 0.33629520724094847,
+      "high": 0.6033465917602935,
+      "count": 3,
       "of": "run",
-      "href": null
+      "href": "../raw/quick/java-bare-httpserver--mixed--run2.json"
      },
      "postgres": {
-      "value": null,
-      "low": null,
-      "high": null,
-      "count": 0,
+      "value": 2.286043426966287,
+      "low": 1.709242178527034,
+      "high": 3.622038942571788,
+      "count": 3,
       "of": "run",
-      "href": null
+      "href": "../raw/quick/java-bare-httpserver--mixed--run2.json"
      },
-     "stopped": "\u2013",
-     "bound": "\u2013",
-     "steps": [],
+     "stopped": "delivered < 97%, dropped > 1%, p99 over objective",
+     "bound": "postgres+loadgen",
+     "steps": [
+      {
+       "offered": 60.0,
+       "p50": 1.03601,
+       "p99": 18.187758,
+       "p999": 20.777254800000147,
+       "cores": 0.48551617275747866,
+       "postgres": 2.082387956810623,
+       "delivered": 60.2,
+       "held": 3,
+       "runs": 3,
+       "href": "../raw/quick/java-bare-httpserver--mixed--run1.json"
+      },
+      {
+       "offered": 100.0,
+       "p50": 1.114376,
+       "p99": 26.192294,
+       "p999": 38.40098650000031,
+       "cores": 0.45487600798402966,
+       "postgres": 2.254713345309425,
+       "delivered": 100.2,
+       "held": 3,
+       "runs": 3,
+       "href": "../raw/quick/java-bare-httpserver--mixed--run1.json"
+      },
+      {
+       "offered": 160.0,
+       "p50": 1.175977,
+       "p99": 45.584181,
+       "p999": 56.73968780000013,
+       "cores": 0.5415507640449437,
+       "postgres": 2.286043426966287,
+       "delivered": 160.2,
+       "held": 3,
+       "runs": 3,
+       "href": "../raw/quick/java-bare-httpserver--mixed--run1.json"
+      },
+      {
+       "offered": 250.0,
+       "p50": 1.260042,
+       "p99": 94.4482,
+       "p999": 131.38212775000176,
+       "cores": 0.3155896962430059,
+       "postgres": 2.070328851318958,
+       "delivered": 250.2,
+       "held": 2,
+       "runs": 3,
+       "href": "../raw/quick/java-bare-httpserver--mixed--run1.json"
+      },
+      {
+       "offered": 400.0,
+       "p50": 13.506151000000001,
+       "p99": 243.91161703999998,
+       "p999": 298.63080509300283,
+       "cores": 0.2706608272776279,
+       "postgres": 1.898084015962998,
+       "delivered": 397.6,
+       "held": 1,
+       "runs": 2,
+       "href": "../raw/quick/java-bare-httpserver--mixed--run2.json"
+      },
+      {
+       "offered": 630.0,
+       "p50": 211.706813,
+       "p99": 478.46574007999993,
+       "p999": 525.8535357300005,
+       "cores": 0.21942989905123217,
+       "postgres": 1.6312461305502883,
+       "delivered": 527.0,
+       "held": 0,
+       "runs": 1,
+       "href": "../raw/quick/java-bare-httpserver--mixed--run3.json"
+      }
+     ],
      "files": [
       "../raw/quick/java-bare-httpserver--mixed--run1.json",
       "../raw/quick/java-bare-httpserver--mixed--run2.json",
@@ -737,41 +1785,126 @@ window.BENCH_RESULTS = {
     },
     "heavy-body": {
      "capacity": {
-      "value": null,
-      "low": null,
-      "high": null,
-      "count": 0,
+      "value": 500.0,
+      "low": 500.0,
+      "high": 800.0,
+      "count": 3,
       "of": "run",
-      "href": null
+      "href": "../raw/quick/java-bare-httpserver--heavy-body--run1.json"
      },
      "held_no_rate": false,
      "p99": {
-      "value": null,
-      "low": null,
-      "high": null,
-      "count": 0,
+      "value": 3.637335,
+      "low": 3.567151,
+      "high": 5.09084,
+      "count": 3,
       "of": "run",
-      "href": null
+      "href": "../raw/quick/java-bare-httpserver--heavy-body--run2.json"
      },
      "cores": {
-      "value": null,
-      "low": null,
-      "high": null,
-      "count": 0,
+      "value": 0.36746930569430636,
+      "low": 0.3354851588411606,
+      "high": 0.5265618731268692,
+      "count": 3,
       "of": "run",
-      "href": null
+      "href": "../raw/quick/java-bare-httpserver--heavy-body--run3.json"
      },
      "postgres": {
-      "value": null,
-      "low": null,
-      "high": null,
-      "count": 0,
+      "value": 0.4104491418583312,
+      "low": 0.3934106593406468,
+      "high": 0.47531502697303746,
+      "count": 3,
       "of": "run",
-      "href": null
+      "href": "../raw/quick/java-bare-httpserver--heavy-body--run3.json"
      },
-     "stopped": "\u2013",
-     "bound": "\u2013",
-     "steps": [],
+     "stopped": "p99 over objective, dropped > 1%, delivered < 97%",
+     "bound": "postgres+loadgen",
+     "steps": [
+      {
+       "offered": 80.0,
+       "p50": 1.437326,
+       "p99": 3.021328,
+       "p999": 5.593978000000003,
+       "cores": 0.4964694688279368,
+       "postgres": 0.6125509226932453,
+       "delivered": 80.2,
+       "held": 3,
+       "runs": 3,
+       "href": "../raw/quick/java-bare-httpserver--heavy-body--run1.json"
+      },
+      {
+       "offered": 125.0,
+       "p50": 1.067306,
+       "p99": 3.746768,
+       "p999": 6.607697500000223,
+       "cores": 0.3564211916932831,
+       "postgres": 0.4481527380191848,
+       "delivered": 125.2,
+       "held": 3,
+       "runs": 3,
+       "href": "../raw/quick/java-bare-httpserver--heavy-body--run1.json"
+      },
+      {
+       "offered": 200.0,
+       "p50": 0.980628,
+       "p99": 3.637335,
+       "p999": 7.425315000000397,
+       "cores": 0.36746930569430636,
+       "postgres": 0.4104491418583312,
+       "delivered": 200.2,
+       "held": 3,
+       "runs": 3,
+       "href": "../raw/quick/java-bare-httpserver--heavy-body--run1.json"
+      },
+      {
+       "offered": 320.0,
+       "p50": 0.92851,
+       "p99": 8.808289,
+       "p999": 12.11427260000001,
+       "cores": 0.32331197251717614,
+       "postgres": 0.36643612742036513,
+       "delivered": 320.2,
+       "held": 3,
+       "runs": 3,
+       "href": "../raw/quick/java-bare-httpserver--heavy-body--run1.json"
+      },
+      {
+       "offered": 500.0,
+       "p50": 0.808882,
+       "p99": 16.317889,
+       "p999": 26.28497650000034,
+       "cores": 0.27825797361055665,
+       "postgres": 0.30865762015192244,
+       "delivered": 500.2,
+       "held": 3,
+       "runs": 3,
+       "href": "../raw/quick/java-bare-httpserver--heavy-body--run1.json"
+      },
+      {
+       "offered": 800.0,
+       "p50": 1.681595,
+       "p99": 100.3297257,
+       "p999": 138.21636925000013,
+       "cores": 0.25979270728008025,
+       "postgres": 0.3207061295323799,
+       "delivered": 795.8,
+       "held": 1,
+       "runs": 3,
+       "href": "../raw/quick/java-bare-httpserver--heavy-body--run1.json"
+      },
+      {
+       "offered": 1250.0,
+       "p50": 4.76382,
+       "p99": 160.65231722000084,
+       "p999": 208.84519831000054,
+       "cores": 0.23435605904920723,
+       "postgres": 0.24674897347789188,
+       "delivered": 1199.0,
+       "held": 0,
+       "runs": 1,
+       "href": "../raw/quick/java-bare-httpserver--heavy-body--run3.json"
+      }
+     ],
      "files": [
       "../raw/quick/java-bare-httpserver--heavy-body--run1.json",
       "../raw/quick/java-bare-httpserver--heavy-body--run2.json",
@@ -781,47 +1914,109 @@ window.BENCH_RESULTS = {
     },
     "avatar": {
      "capacity": {
-      "value": null,
-      "low": null,
-      "high": null,
-      "count": 0,
+      "value": 12000.0,
+      "low": 12000.0,
+      "high": 12000.0,
+      "count": 2,
       "of": "run",
-      "href": null
+      "href": "../raw/quick/java-bare-httpserver--avatar--run1.json"
      },
      "held_no_rate": false,
      "p99": {
-      "value": null,
-      "low": null,
-      "high": null,
-      "count": 0,
+      "value": 0.296429,
+      "low": 0.221987,
+      "high": 0.370871,
+      "count": 2,
       "of": "run",
-      "href": null
+      "href": "../raw/quick/java-bare-httpserver--avatar--run1.json"
      },
      "cores": {
-      "value": null,
-      "low": null,
-      "high": null,
-      "count": 0,
+      "value": 0.1060498733578803,
+      "low": 0.09202902062499961,
+      "high": 0.12007072609076098,
+      "count": 2,
       "of": "run",
-      "href": null
+      "href": "../raw/quick/java-bare-httpserver--avatar--run1.json"
      },
      "postgres": {
-      "value": null,
-      "low": null,
-      "high": null,
-      "count": 0,
+      "value": 0.0010223733091891912,
+      "low": 0.0007719469933755639,
+      "high": 0.0012727996250028184,
+      "count": 2,
       "of": "run",
-      "href": null
+      "href": "../raw/quick/java-bare-httpserver--avatar--run1.json"
      },
-     "stopped": "\u2013",
-     "bound": "\u2013",
-     "steps": [],
+     "stopped": "delivered < 97%, errors, p99 over objective",
+     "bound": "app",
+     "steps": [
+      {
+       "offered": 800.0,
+       "p50": 0.142362,
+       "p99": 0.296429,
+       "p999": 1.5600455000000002,
+       "cores": 0.1060498733578803,
+       "postgres": 0.0010223733091891912,
+       "delivered": 799.8176996709951,
+       "held": 2,
+       "runs": 2,
+       "href": "../raw/quick/java-bare-httpserver--avatar--run1.json"
+      },
+      {
+       "offered": 2000.0,
+       "p50": 0.15701500000000002,
+       "p99": 0.37643250000000006,
+       "p999": 1.7726129999999998,
+       "cores": 0.07066526242895683,
+       "postgres": 0.00039804835497312546,
+       "delivered": 1999.5924500757383,
+       "held": 2,
+       "runs": 2,
+       "href": "../raw/quick/java-bare-httpserver--avatar--run1.json"
+      },
+      {
+       "offered": 5000.0,
+       "p50": 0.193851,
+       "p99": 0.7213054999999999,
+       "p999": 2.1360885,
+       "cores": 0.05171556023240226,
+       "postgres": 0.0001427121789608557,
+       "delivered": 4998.60019281338,
+       "held": 2,
+       "runs": 2,
+       "href": "../raw/quick/java-bare-httpserver--avatar--run1.json"
+      },
+      {
+       "offered": 12000.0,
+       "p50": 0.3276475,
+       "p99": 1.2346825,
+       "p999": 9.465001,
+       "cores": 0.03796097394065338,
+       "postgres": 7.03895392494082e-05,
+       "delivered": 11995.426418561787,
+       "held": 2,
+       "runs": 2,
+       "href": "../raw/quick/java-bare-httpserver--avatar--run1.json"
+      },
+      {
+       "offered": 30000.0,
+       "p50": 839.9040395,
+       "p99": 1737.140062,
+       "p999": 1765.8760885000002,
+       "cores": 0.04030835940824025,
+       "postgres": 2.7017016907981155e-05,
+       "delivered": 24705.64078951684,
+       "held": 0,
+       "runs": 2,
+       "href": "../raw/quick/java-bare-httpserver--avatar--run1.json"
+      }
+     ],
      "files": [
       "../raw/quick/java-bare-httpserver--avatar--run1.json",
-      "../raw/quick/java-bare-httpserver--avatar--run2.json",
-      "../raw/quick/java-bare-httpserver--avatar--run3.json"
+      "../raw/quick/java-bare-httpserver--avatar--run2.json"
      ],
-     "failures": []
+     "failures": [
+      "the load generator did not finish within 130 s; log /work/main/.bench/logs/run/java-bare-httpserver-avatar-rate30000.log"
+     ]
     }
    }
   },
@@ -834,22 +2029,22 @@ window.BENCH_RESULTS = {
    "data_access": "JPA 3.2 / Hibernate ORM 7.4.6 + HikariCP 7.1.0",
    "dialect": "api",
    "ceiling": false,
-   "relative": null,
+   "relative": 0.5790575878096473,
    "idle_mib": {
-    "value": 158.78515625,
-    "low": 154.671875,
-    "high": 190.33203125,
-    "count": 15,
+    "value": 208.60546875,
+    "low": 188.4609375,
+    "high": 212.578125,
+    "count": 3,
     "of": "start",
-    "href": "../raw/quick/java-jersey--avatar--run3.json"
+    "href": "../raw/quick/java-jersey--read-heavy--run3.json"
    },
    "peak_mib": {
-    "value": 258.55078125,
-    "low": 255.7421875,
-    "high": 268.375,
+    "value": 302.3125,
+    "low": 299.9921875,
+    "high": 401.27734375,
     "count": 3,
     "of": "run",
-    "href": "../raw/quick/java-jersey--heavy-body--run2.json"
+    "href": "../raw/quick/java-jersey--heavy-body--run3.json"
    },
    "smallest_cap_mib": {
     "value": 256.0,
@@ -860,59 +2055,132 @@ window.BENCH_RESULTS = {
     "href": "../raw/quick-mem-ladder/java-jersey--avatar--mem256--run1.json"
    },
    "startup_s": {
-    "value": 4.563079901003221,
-    "low": 4.135221110002021,
-    "high": 4.948388111002714,
-    "count": 15,
+    "value": 5.821519272998557,
+    "low": 5.007716989000073,
+    "high": 5.991488419000234,
+    "count": 3,
     "of": "start",
-    "href": "../raw/quick/java-jersey--avatar--run3.json"
+    "href": "../raw/quick/java-jersey--read-heavy--run1.json"
    },
    "steady_s": {
-    "value": null,
-    "low": null,
-    "high": null,
-    "count": 0,
+    "value": 54.4,
+    "low": 21.1,
+    "high": 58.6,
+    "count": 15,
     "of": "warm-up",
-    "href": null
+    "href": "../raw/quick/java-jersey--join-filter--run2.json"
    },
    "scenarios": {
     "read-heavy": {
      "capacity": {
-      "value": null,
-      "low": null,
-      "high": null,
-      "count": 0,
+      "value": 270.0,
+      "low": 180.0,
+      "high": 270.0,
+      "count": 3,
       "of": "run",
-      "href": null
+      "href": "../raw/quick/java-jersey--read-heavy--run1.json"
      },
      "held_no_rate": false,
      "p99": {
-      "value": null,
-      "low": null,
-      "high": null,
-      "count": 0,
+      "value": 20.625852,
+      "low": 14.741643,
+      "high": 30.144387,
+      "count": 3,
       "of": "run",
-      "href": null
+      "href": "../raw/quick/java-jersey--read-heavy--run3.json"
      },
      "cores": {
-      "value": null,
-      "low": null,
-      "high": null,
-      "count": 0,
+      "value": 2.540704056572378,
+      "low": 1.4078817554076548,
+      "high": 2.9527888069883534,
+      "count": 3,
       "of": "run",
-      "href": null
+      "href": "../raw/quick/java-jersey--read-heavy--run3.json"
      },
      "postgres": {
-      "value": null,
-      "low": null,
-      "high": null,
-      "count": 0,
+      "value": 3.646481434276221,
+      "low": 3.058109530782292,
+      "high": 4.290851410981708,
+      "count": 3,
       "of": "run",
-      "href": null
+      "href": "../raw/quick/java-jersey--read-heavy--run1.json"
      },
-     "stopped": "\u2013",
-     "bound": "\u2013",
-     "steps": [],
+     "stopped": "delivered < 97%, dropped > 1%, p99 over objective",
+     "bound": "postgres+loadgen",
+     "steps": [
+      {
+       "offered": 50.0,
+       "p50": 5.0333,
+       "p99": 13.4398925,
+       "p999": 17.722011500000026,
+       "cores": 5.908683561752993,
+       "postgres": 3.991017884462495,
+       "delivered": 50.2,
+       "held": 3,
+       "runs": 3,
+       "href": "../raw/quick/java-jersey--read-heavy--run1.json"
+      },
+      {
+       "offered": 80.0,
+       "p50": 6.160615,
+       "p99": 14.913713,
+       "p999": 16.76751980000001,
+       "cores": 1.9880165137157089,
+       "postgres": 4.097836875311721,
+       "delivered": 80.2,
+       "held": 3,
+       "runs": 3,
+       "href": "../raw/quick/java-jersey--read-heavy--run1.json"
+      },
+      {
+       "offered": 120.0,
+       "p50": 6.512136,
+       "p99": 20.625852,
+       "p999": 32.122176400000185,
+       "cores": 2.540704056572378,
+       "postgres": 3.646481434276221,
+       "delivered": 120.2,
+       "held": 3,
+       "runs": 3,
+       "href": "../raw/quick/java-jersey--read-heavy--run1.json"
+      },
+      {
+       "offered": 180.0,
+       "p50": 7.176652,
+       "p99": 74.998609,
+       "p999": 86.51567790000246,
+       "cores": 1.445470122086566,
+       "postgres": 3.471109664816871,
+       "delivered": 180.2,
+       "held": 3,
+       "runs": 3,
+       "href": "../raw/quick/java-jersey--read-heavy--run1.json"
+      },
+      {
+       "offered": 270.0,
+       "p50": 78.410106,
+       "p99": 296.96444399999996,
+       "p999": 329.13639005000067,
+       "cores": 1.0369085521835675,
+       "postgres": 3.3628409733530504,
+       "delivered": 270.0,
+       "held": 2,
+       "runs": 3,
+       "href": "../raw/quick/java-jersey--read-heavy--run1.json"
+      },
+      {
+       "offered": 400.0,
+       "p50": 538.8900315,
+       "p99": 1240.5438856600003,
+       "p999": 1340.7276021620005,
+       "cores": 0.9353642404744809,
+       "postgres": 3.0993664300752903,
+       "delivered": 321.1,
+       "held": 0,
+       "runs": 2,
+       "href": "../raw/quick/java-jersey--read-heavy--run1.json"
+      }
+     ],
      "files": [
       "../raw/quick/java-jersey--read-heavy--run1.json",
       "../raw/quick/java-jersey--read-heavy--run2.json",
@@ -922,41 +2190,138 @@ window.BENCH_RESULTS = {
     },
     "join-filter": {
      "capacity": {
-      "value": null,
-      "low": null,
-      "high": null,
-      "count": 0,
+      "value": 1000.0,
+      "low": 1000.0,
+      "high": 1000.0,
+      "count": 3,
       "of": "run",
-      "href": null
+      "href": "../raw/quick/java-jersey--join-filter--run1.json"
      },
      "held_no_rate": false,
      "p99": {
-      "value": null,
-      "low": null,
-      "high": null,
-      "count": 0,
+      "value": 2.836736,
+      "low": 2.6151809999999998,
+      "high": 4.1450195,
+      "count": 3,
       "of": "run",
-      "href": null
+      "href": "../raw/quick/java-jersey--join-filter--run3.json"
      },
      "cores": {
-      "value": null,
-      "low": null,
-      "high": null,
-      "count": 0,
+      "value": 0.6019920791366957,
+      "low": 0.385122284572342,
+      "high": 0.7696624604316552,
+      "count": 3,
       "of": "run",
-      "href": null
+      "href": "../raw/quick/java-jersey--join-filter--run1.json"
      },
      "postgres": {
-      "value": null,
-      "low": null,
-      "high": null,
-      "count": 0,
+      "value": 0.2884207641886551,
+      "low": 0.2704295107913939,
+      "high": 0.4001927505994821,
+      "count": 3,
       "of": "run",
-      "href": null
+      "href": "../raw/quick/java-jersey--join-filter--run1.json"
      },
-     "stopped": "\u2013",
-     "bound": "\u2013",
-     "steps": [],
+     "stopped": "delivered < 97%, dropped > 1%, p99 over objective",
+     "bound": "postgres+loadgen",
+     "steps": [
+      {
+       "offered": 60.0,
+       "p50": 1.474942,
+       "p99": 4.168504,
+       "p999": 7.380120700000116,
+       "cores": 0.9227233322259012,
+       "postgres": 0.4555821129570086,
+       "delivered": 60.2,
+       "held": 3,
+       "runs": 3,
+       "href": "../raw/quick/java-jersey--join-filter--run1.json"
+      },
+      {
+       "offered": 100.0,
+       "p50": 1.188697,
+       "p99": 3.751565,
+       "p999": 5.676751000000106,
+       "cores": 0.8006105249500973,
+       "postgres": 0.3740750618763848,
+       "delivered": 100.2,
+       "held": 3,
+       "runs": 3,
+       "href": "../raw/quick/java-jersey--join-filter--run1.json"
+      },
+      {
+       "offered": 160.0,
+       "p50": 0.972565,
+       "p99": 2.640815,
+       "p999": 5.122797400000041,
+       "cores": 0.5986162421972581,
+       "postgres": 0.3392804119848688,
+       "delivered": 160.2,
+       "held": 3,
+       "runs": 3,
+       "href": "../raw/quick/java-jersey--join-filter--run1.json"
+      },
+      {
+       "offered": 250.0,
+       "p50": 0.79953,
+       "p99": 2.836736,
+       "p999": 7.737862500000098,
+       "cores": 0.6019920791366957,
+       "postgres": 0.2884207641886551,
+       "delivered": 250.2,
+       "held": 3,
+       "runs": 3,
+       "href": "../raw/quick/java-jersey--join-filter--run1.json"
+      },
+      {
+       "offered": 400.0,
+       "p50": 0.757456,
+       "p99": 4.998078,
+       "p999": 11.802721000000052,
+       "cores": 0.4604019130434774,
+       "postgres": 0.288239177911035,
+       "delivered": 400.2,
+       "held": 3,
+       "runs": 3,
+       "href": "../raw/quick/java-jersey--join-filter--run1.json"
+      },
+      {
+       "offered": 630.0,
+       "p50": 0.809142,
+       "p99": 9.5678385,
+       "p999": 15.382100550000409,
+       "cores": 0.38098231767692664,
+       "postgres": 0.2915653081561379,
+       "delivered": 630.2,
+       "held": 3,
+       "runs": 3,
+       "href": "../raw/quick/java-jersey--join-filter--run1.json"
+      },
+      {
+       "offered": 1000.0,
+       "p50": 1.0511375,
+       "p99": 25.404996,
+       "p999": 34.15105200000342,
+       "cores": 0.3767377981614714,
+       "postgres": 0.2960579770183976,
+       "delivered": 1000.4,
+       "held": 3,
+       "runs": 3,
+       "href": "../raw/quick/java-jersey--join-filter--run1.json"
+      },
+      {
+       "offered": 1600.0,
+       "p50": 1.6039735,
+       "p99": 153.90372200000002,
+       "p999": 192.25519687200133,
+       "cores": 0.3270960793877285,
+       "postgres": 0.26251769295628263,
+       "delivered": 1541.8,
+       "held": 0,
+       "runs": 3,
+       "href": "../raw/quick/java-jersey--join-filter--run1.json"
+      }
+     ],
      "files": [
       "../raw/quick/java-jersey--join-filter--run1.json",
       "../raw/quick/java-jersey--join-filter--run2.json",
@@ -966,41 +2331,114 @@ window.BENCH_RESULTS = {
     },
     "mixed": {
      "capacity": {
-      "value": null,
-      "low": null,
-      "high": null,
-      "count": 0,
+      "value": 250.0,
+      "low": 250.0,
+      "high": 400.0,
+      "count": 3,
       "of": "run",
-      "href": null
+      "href": "../raw/quick/java-jersey--mixed--run1.json"
      },
      "held_no_rate": false,
      "p99": {
-      "value": null,
-      "low": null,
-      "high": null,
-      "count": 0,
+      "value": 31.755288,
+      "low": 22.654797,
+      "high": 35.880081,
+      "count": 3,
       "of": "run",
-      "href": null
+      "href": "../raw/quick/java-jersey--mixed--run1.json"
      },
      "cores": {
-      "value": null,
-      "low": null,
-      "high": null,
-      "count": 0,
+      "value": 0.8429294656679183,
+      "low": 0.78764205992509,
+      "high": 0.9865490711610426,
+      "count": 3,
       "of": "run",
-      "href": null
+      "href": "../raw/quick/java-jersey--mixed--run1.json"
      },
      "postgres": {
-      "value": null,
-      "low": null,
-      "high": null,
-      "count": 0,
+      "value": 2.037438108614202,
+      "low": 1.7179341235954595,
+      "high": 2.094820493133592,
+      "count": 3,
       "of": "run",
-      "href": null
+      "href": "../raw/quick/java-jersey--mixed--run2.json"
      },
-     "stopped": "\u2013",
-     "bound": "\u2013",
-     "steps": [],
+     "stopped": "delivered < 97%, dropped > 1%, p99 over objective",
+     "bound": "postgres+loadgen",
+     "steps": [
+      {
+       "offered": 60.0,
+       "p50": 1.88163,
+       "p99": 18.024095,
+       "p999": 27.380836400000547,
+       "cores": 1.2541137475082988,
+       "postgres": 2.104208279069706,
+       "delivered": 60.2,
+       "held": 3,
+       "runs": 3,
+       "href": "../raw/quick/java-jersey--mixed--run1.json"
+      },
+      {
+       "offered": 100.0,
+       "p50": 1.643623,
+       "p99": 22.182685,
+       "p999": 26.662352500000054,
+       "cores": 0.9500369141716566,
+       "postgres": 2.044082051896224,
+       "delivered": 100.2,
+       "held": 3,
+       "runs": 3,
+       "href": "../raw/quick/java-jersey--mixed--run1.json"
+      },
+      {
+       "offered": 160.0,
+       "p50": 1.574089,
+       "p99": 31.755288,
+       "p999": 44.287330600000075,
+       "cores": 0.8429294656679183,
+       "postgres": 2.037438108614202,
+       "delivered": 160.2,
+       "held": 3,
+       "runs": 3,
+       "href": "../raw/quick/java-jersey--mixed--run1.json"
+      },
+      {
+       "offered": 250.0,
+       "p50": 1.762189,
+       "p99": 70.80329449999999,
+       "p999": 95.28274450000096,
+       "cores": 0.6723600423661135,
+       "postgres": 2.072531844124714,
+       "delivered": 250.2,
+       "held": 3,
+       "runs": 3,
+       "href": "../raw/quick/java-jersey--mixed--run1.json"
+      },
+      {
+       "offered": 400.0,
+       "p50": 34.558097,
+       "p99": 315.9234221,
+       "p999": 373.467712122,
+       "cores": 0.6913842698497829,
+       "postgres": 2.0793783392766585,
+       "delivered": 392.6,
+       "held": 1,
+       "runs": 3,
+       "href": "../raw/quick/java-jersey--mixed--run1.json"
+      },
+      {
+       "offered": 630.0,
+       "p50": 330.152063,
+       "p99": 893.6144084400006,
+       "p999": 1029.1233265280016,
+       "cores": 0.5120094054054039,
+       "postgres": 2.1723145140048934,
+       "delivered": 407.0,
+       "held": 0,
+       "runs": 1,
+       "href": "../raw/quick/java-jersey--mixed--run2.json"
+      }
+     ],
      "files": [
       "../raw/quick/java-jersey--mixed--run1.json",
       "../raw/quick/java-jersey--mixed--run2.json",
@@ -1010,41 +2448,114 @@ window.BENCH_RESULTS = {
     },
     "heavy-body": {
      "capacity": {
-      "value": null,
-      "low": null,
-      "high": null,
-      "count": 0,
+      "value": 500.0,
+      "low": 500.0,
+      "high": 500.0,
+      "count": 3,
       "of": "run",
-      "href": null
+      "href": "../raw/quick/java-jersey--heavy-body--run1.json"
      },
      "held_no_rate": false,
      "p99": {
-      "value": null,
-      "low": null,
-      "high": null,
-      "count": 0,
+      "value": 5.126488,
+      "low": 4.24355,
+      "high": 5.584138,
+      "count": 3,
       "of": "run",
-      "href": null
+      "href": "../raw/quick/java-jersey--heavy-body--run2.json"
      },
      "cores": {
-      "value": null,
-      "low": null,
-      "high": null,
-      "count": 0,
+      "value": 0.7482040059940048,
+      "low": 0.6268720039960082,
+      "high": 0.7782635674325681,
+      "count": 3,
       "of": "run",
-      "href": null
+      "href": "../raw/quick/java-jersey--heavy-body--run1.json"
      },
      "postgres": {
-      "value": null,
-      "low": null,
-      "high": null,
-      "count": 0,
+      "value": 0.5974708301698423,
+      "low": 0.5505080469530443,
+      "high": 0.733519545454564,
+      "count": 3,
       "of": "run",
-      "href": null
+      "href": "../raw/quick/java-jersey--heavy-body--run3.json"
      },
-     "stopped": "\u2013",
-     "bound": "\u2013",
-     "steps": [],
+     "stopped": "dropped > 1%, p99 over objective",
+     "bound": "none at 90%",
+     "steps": [
+      {
+       "offered": 80.0,
+       "p50": 1.969236,
+       "p99": 4.138594,
+       "p999": 6.764326400000015,
+       "cores": 0.9572521471321571,
+       "postgres": 0.668585758105105,
+       "delivered": 80.2,
+       "held": 3,
+       "runs": 3,
+       "href": "../raw/quick/java-jersey--heavy-body--run1.json"
+      },
+      {
+       "offered": 125.0,
+       "p50": 1.8567179999999999,
+       "p99": 4.5566635,
+       "p999": 6.5474438750000665,
+       "cores": 0.9478088562300314,
+       "postgres": 0.6137836693290536,
+       "delivered": 125.2,
+       "held": 3,
+       "runs": 3,
+       "href": "../raw/quick/java-jersey--heavy-body--run1.json"
+      },
+      {
+       "offered": 200.0,
+       "p50": 1.591675,
+       "p99": 5.126488,
+       "p999": 7.767653000000388,
+       "cores": 0.7482040059940048,
+       "postgres": 0.5974708301698423,
+       "delivered": 200.2,
+       "held": 3,
+       "runs": 3,
+       "href": "../raw/quick/java-jersey--heavy-body--run1.json"
+      },
+      {
+       "offered": 320.0,
+       "p50": 1.328252,
+       "p99": 10.265115,
+       "p999": 14.155436200000066,
+       "cores": 0.6109838369768913,
+       "postgres": 0.49697628294817925,
+       "delivered": 320.2,
+       "held": 3,
+       "runs": 3,
+       "href": "../raw/quick/java-jersey--heavy-body--run1.json"
+      },
+      {
+       "offered": 500.0,
+       "p50": 1.250015,
+       "p99": 14.212411,
+       "p999": 21.50938850000016,
+       "cores": 0.45403489884046605,
+       "postgres": 0.44908767493001,
+       "delivered": 500.2,
+       "held": 3,
+       "runs": 3,
+       "href": "../raw/quick/java-jersey--heavy-body--run1.json"
+      },
+      {
+       "offered": 800.0,
+       "p50": 1.7214435,
+       "p99": 140.51873632000004,
+       "p999": 166.52512600400053,
+       "cores": 0.41914671395764064,
+       "postgres": 0.45509822414231377,
+       "delivered": 787.0,
+       "held": 0,
+       "runs": 3,
+       "href": "../raw/quick/java-jersey--heavy-body--run1.json"
+      }
+     ],
      "files": [
       "../raw/quick/java-jersey--heavy-body--run1.json",
       "../raw/quick/java-jersey--heavy-body--run2.json",
@@ -1054,41 +2565,102 @@ window.BENCH_RESULTS = {
     },
     "avatar": {
      "capacity": {
-      "value": null,
-      "low": null,
-      "high": null,
-      "count": 0,
+      "value": 5000.0,
+      "low": 5000.0,
+      "high": 12000.0,
+      "count": 3,
       "of": "run",
-      "href": null
+      "href": "../raw/quick/java-jersey--avatar--run2.json"
      },
      "held_no_rate": false,
      "p99": {
-      "value": null,
-      "low": null,
-      "high": null,
-      "count": 0,
+      "value": 0.45144100000000004,
+      "low": 0.374001,
+      "high": 0.585269,
+      "count": 3,
       "of": "run",
-      "href": null
+      "href": "../raw/quick/java-jersey--avatar--run3.json"
      },
      "cores": {
-      "value": null,
-      "low": null,
-      "high": null,
-      "count": 0,
+      "value": 0.14783298012500093,
+      "low": 0.13901693737500054,
+      "high": 0.1659395257499998,
+      "count": 3,
       "of": "run",
-      "href": null
+      "href": "../raw/quick/java-jersey--avatar--run3.json"
      },
      "postgres": {
-      "value": null,
-      "low": null,
-      "high": null,
-      "count": 0,
+      "value": 0.0012231456250049177,
+      "low": 0.0011944996250008444,
+      "high": 0.0018591142500028468,
+      "count": 3,
       "of": "run",
-      "href": null
+      "href": "../raw/quick/java-jersey--avatar--run2.json"
      },
-     "stopped": "\u2013",
-     "bound": "\u2013",
-     "steps": [],
+     "stopped": "delivered < 97%, p99 over objective",
+     "bound": "app",
+     "steps": [
+      {
+       "offered": 800.0,
+       "p50": 0.19787400000000002,
+       "p99": 0.45144100000000004,
+       "p999": 2.5965279999999997,
+       "cores": 0.14783298012500093,
+       "postgres": 0.0012231456250049177,
+       "delivered": 799.8735263976266,
+       "held": 3,
+       "runs": 3,
+       "href": "../raw/quick/java-jersey--avatar--run1.json"
+      },
+      {
+       "offered": 2000.0,
+       "p50": 0.230903,
+       "p99": 0.802453,
+       "p999": 2.723908,
+       "cores": 0.10502346084999986,
+       "postgres": 0.0003510498574775364,
+       "delivered": 1999.601754315606,
+       "held": 3,
+       "runs": 3,
+       "href": "../raw/quick/java-jersey--avatar--run1.json"
+      },
+      {
+       "offered": 5000.0,
+       "p50": 0.364331,
+       "p99": 1.9790609999999997,
+       "p999": 4.095917,
+       "cores": 0.08692756476518122,
+       "postgres": 0.00015136658733259226,
+       "delivered": 4998.519427688084,
+       "held": 3,
+       "runs": 3,
+       "href": "../raw/quick/java-jersey--avatar--run1.json"
+      },
+      {
+       "offered": 12000.0,
+       "p50": 0.685949,
+       "p99": 12.916746,
+       "p999": 24.267374,
+       "cores": 0.06165907166669447,
+       "postgres": 5.212374777052444e-05,
+       "delivered": 11995.36379479253,
+       "held": 1,
+       "runs": 3,
+       "href": "../raw/quick/java-jersey--avatar--run1.json"
+      },
+      {
+       "offered": 30000.0,
+       "p50": 2231.889751,
+       "p99": 4776.71659,
+       "p999": 4826.574045,
+       "cores": 0.06422935661875638,
+       "postgres": 4.69841311619171e-05,
+       "delivered": 15529.604716356933,
+       "held": 0,
+       "runs": 1,
+       "href": "../raw/quick/java-jersey--avatar--run1.json"
+      }
+     ],
      "files": [
       "../raw/quick/java-jersey--avatar--run1.json",
       "../raw/quick/java-jersey--avatar--run2.json",
@@ -1107,22 +2679,22 @@ window.BENCH_RESULTS = {
    "data_access": "Spring Data JPA 4.1 / Hibernate ORM 7.4.5 + HikariCP 7.0.2",
    "dialect": "api",
    "ceiling": false,
-   "relative": null,
+   "relative": 0.7578582832551991,
    "idle_mib": {
-    "value": 272.55078125,
-    "low": 259.5078125,
-    "high": 332.1953125,
-    "count": 15,
+    "value": 356.0,
+    "low": 311.24609375,
+    "high": 359.79296875,
+    "count": 3,
     "of": "start",
-    "href": "../raw/quick/java-spring--heavy-body--run2.json"
+    "href": "../raw/quick/java-spring--read-heavy--run2.json"
    },
    "peak_mib": {
-    "value": 367.3828125,
-    "low": 364.02734375,
-    "high": 413.984375,
+    "value": 460.63671875,
+    "low": 427.0234375,
+    "high": 464.4765625,
     "count": 3,
     "of": "run",
-    "href": "../raw/quick/java-spring--read-heavy--run2.json"
+    "href": "../raw/quick/java-spring--mixed--run2.json"
    },
    "smallest_cap_mib": {
     "value": 512.0,
@@ -1133,59 +2705,132 @@ window.BENCH_RESULTS = {
     "href": "../raw/quick-mem-ladder/java-spring--avatar--mem512--run1.json"
    },
    "startup_s": {
-    "value": 11.487721238998347,
-    "low": 10.460135182001977,
-    "high": 12.24658503899991,
-    "count": 15,
+    "value": 14.477823193999939,
+    "low": 11.424909866000235,
+    "high": 14.852601881999817,
+    "count": 3,
     "of": "start",
-    "href": "../raw/quick/java-spring--avatar--run3.json"
+    "href": "../raw/quick/java-spring--read-heavy--run1.json"
    },
    "steady_s": {
-    "value": null,
-    "low": null,
-    "high": null,
-    "count": 0,
+    "value": 40.0,
+    "low": 24.6,
+    "high": 58.3,
+    "count": 15,
     "of": "warm-up",
-    "href": null
+    "href": "../raw/quick/java-spring--read-heavy--run3.json"
    },
    "scenarios": {
     "read-heavy": {
      "capacity": {
-      "value": null,
-      "low": null,
-      "high": null,
-      "count": 0,
+      "value": 270.0,
+      "low": 270.0,
+      "high": 270.0,
+      "count": 3,
       "of": "run",
-      "href": null
+      "href": "../raw/quick/java-spring--read-heavy--run1.json"
      },
      "held_no_rate": false,
      "p99": {
-      "value": null,
-      "low": null,
-      "high": null,
-      "count": 0,
+      "value": 20.03262,
+      "low": 14.663186,
+      "high": 25.425834,
+      "count": 3,
       "of": "run",
-      "href": null
+      "href": "../raw/quick/java-spring--read-heavy--run3.json"
      },
      "cores": {
-      "value": null,
-      "low": null,
-      "high": null,
-      "count": 0,
+      "value": 2.173276211314485,
+      "low": 2.073433153078207,
+      "high": 3.329086296173044,
+      "count": 3,
       "of": "run",
-      "href": null
+      "href": "../raw/quick/java-spring--read-heavy--run2.json"
      },
      "postgres": {
-      "value": null,
-      "low": null,
-      "high": null,
-      "count": 0,
+      "value": 3.099569337770388,
+      "low": 3.076609256239849,
+      "high": 3.6782880166389815,
+      "count": 3,
       "of": "run",
-      "href": null
+      "href": "../raw/quick/java-spring--read-heavy--run2.json"
      },
-     "stopped": "\u2013",
-     "bound": "\u2013",
-     "steps": [],
+     "stopped": "delivered < 97%, dropped > 1%, p99 over objective",
+     "bound": "postgres+loadgen",
+     "steps": [
+      {
+       "offered": 50.0,
+       "p50": 7.263554,
+       "p99": 15.186266,
+       "p999": 15.387536250000002,
+       "cores": 4.935244589641418,
+       "postgres": 3.67434396414333,
+       "delivered": 50.2,
+       "held": 3,
+       "runs": 3,
+       "href": "../raw/quick/java-spring--read-heavy--run1.json"
+      },
+      {
+       "offered": 80.0,
+       "p50": 6.718773,
+       "p99": 14.452771,
+       "p999": 19.596289600000038,
+       "cores": 4.477736079800516,
+       "postgres": 3.5612624164587703,
+       "delivered": 80.2,
+       "held": 3,
+       "runs": 3,
+       "href": "../raw/quick/java-spring--read-heavy--run1.json"
+      },
+      {
+       "offered": 120.0,
+       "p50": 5.967067,
+       "p99": 20.03262,
+       "p999": 24.39740640000006,
+       "cores": 2.173276211314485,
+       "postgres": 3.099569337770388,
+       "delivered": 120.2,
+       "held": 3,
+       "runs": 3,
+       "href": "../raw/quick/java-spring--read-heavy--run1.json"
+      },
+      {
+       "offered": 180.0,
+       "p50": 7.886464,
+       "p99": 68.050488,
+       "p999": 84.45834280000149,
+       "cores": 1.3418961698113216,
+       "postgres": 3.4575384816868513,
+       "delivered": 180.2,
+       "held": 3,
+       "runs": 3,
+       "href": "../raw/quick/java-spring--read-heavy--run1.json"
+      },
+      {
+       "offered": 270.0,
+       "p50": 64.184773,
+       "p99": 168.54692649999998,
+       "p999": 185.6167740000005,
+       "cores": 1.4543215167286219,
+       "postgres": 3.199156036269416,
+       "delivered": 269.0,
+       "held": 3,
+       "runs": 3,
+       "href": "../raw/quick/java-spring--read-heavy--run1.json"
+      },
+      {
+       "offered": 400.0,
+       "p50": 459.0553535,
+       "p99": 1261.67342394,
+       "p999": 1336.8204572180045,
+       "cores": 1.4053806582733825,
+       "postgres": 3.132818411870494,
+       "delivered": 333.6,
+       "held": 0,
+       "runs": 3,
+       "href": "../raw/quick/java-spring--read-heavy--run1.json"
+      }
+     ],
      "files": [
       "../raw/quick/java-spring--read-heavy--run1.json",
       "../raw/quick/java-spring--read-heavy--run2.json",
@@ -1195,41 +2840,138 @@ window.BENCH_RESULTS = {
     },
     "join-filter": {
      "capacity": {
-      "value": null,
-      "low": null,
-      "high": null,
-      "count": 0,
+      "value": 1000.0,
+      "low": 1000.0,
+      "high": 1000.0,
+      "count": 3,
       "of": "run",
-      "href": null
+      "href": "../raw/quick/java-spring--join-filter--run1.json"
      },
      "held_no_rate": false,
      "p99": {
-      "value": null,
-      "low": null,
-      "high": null,
-      "count": 0,
+      "value": 3.7901145,
+      "low": 3.619799,
+      "high": 5.798057,
+      "count": 3,
       "of": "run",
-      "href": null
+      "href": "../raw/quick/java-spring--join-filter--run1.json"
      },
      "cores": {
-      "value": null,
-      "low": null,
-      "high": null,
-      "count": 0,
+      "value": 0.7133292581934454,
+      "low": 0.6571101143085533,
+      "high": 1.252226058353314,
+      "count": 3,
       "of": "run",
-      "href": null
+      "href": "../raw/quick/java-spring--join-filter--run1.json"
      },
      "postgres": {
-      "value": null,
-      "low": null,
-      "high": null,
-      "count": 0,
+      "value": 0.3341138385291552,
+      "low": 0.31798846682648263,
+      "high": 0.46587028697026894,
+      "count": 3,
       "of": "run",
-      "href": null
+      "href": "../raw/quick/java-spring--join-filter--run1.json"
      },
-     "stopped": "\u2013",
-     "bound": "\u2013",
-     "steps": [],
+     "stopped": "delivered < 97%, dropped > 1%, p99 over objective",
+     "bound": "postgres+loadgen",
+     "steps": [
+      {
+       "offered": 60.0,
+       "p50": 2.136885,
+       "p99": 6.140144,
+       "p999": 9.706832000000098,
+       "cores": 1.6380814883720791,
+       "postgres": 0.6016618205979245,
+       "delivered": 60.2,
+       "held": 3,
+       "runs": 3,
+       "href": "../raw/quick/java-spring--join-filter--run1.json"
+      },
+      {
+       "offered": 100.0,
+       "p50": 1.985371,
+       "p99": 4.176356,
+       "p999": 7.096666500000093,
+       "cores": 1.4043706307385246,
+       "postgres": 0.557743467065884,
+       "delivered": 100.2,
+       "held": 3,
+       "runs": 3,
+       "href": "../raw/quick/java-spring--join-filter--run1.json"
+      },
+      {
+       "offered": 160.0,
+       "p50": 1.243999,
+       "p99": 3.233205,
+       "p999": 6.826160600000042,
+       "cores": 0.9030437378277255,
+       "postgres": 0.36866828214739567,
+       "delivered": 160.2,
+       "held": 3,
+       "runs": 3,
+       "href": "../raw/quick/java-spring--join-filter--run1.json"
+      },
+      {
+       "offered": 250.0,
+       "p50": 0.981148,
+       "p99": 3.7901145,
+       "p999": 6.557399500000009,
+       "cores": 0.7133292581934454,
+       "postgres": 0.3341138385291552,
+       "delivered": 250.2,
+       "held": 3,
+       "runs": 3,
+       "href": "../raw/quick/java-spring--join-filter--run1.json"
+      },
+      {
+       "offered": 400.0,
+       "p50": 1.048217,
+       "p99": 8.400053,
+       "p999": 12.033062000000108,
+       "cores": 0.7022037531234336,
+       "postgres": 0.3404561174413065,
+       "delivered": 400.2,
+       "held": 3,
+       "runs": 3,
+       "href": "../raw/quick/java-spring--join-filter--run1.json"
+      },
+      {
+       "offered": 630.0,
+       "p50": 1.266052,
+       "p99": 16.404433,
+       "p999": 25.417236300000106,
+       "cores": 0.7307800209457309,
+       "postgres": 0.365801949539808,
+       "delivered": 630.2,
+       "held": 3,
+       "runs": 3,
+       "href": "../raw/quick/java-spring--join-filter--run1.json"
+      },
+      {
+       "offered": 1000.0,
+       "p50": 1.1929725,
+       "p99": 23.961363430000056,
+       "p999": 37.22048521700001,
+       "cores": 0.5205534365126971,
+       "postgres": 0.31399601959999474,
+       "delivered": 1000.2,
+       "held": 3,
+       "runs": 3,
+       "href": "../raw/quick/java-spring--join-filter--run1.json"
+      },
+      {
+       "offered": 1600.0,
+       "p50": 3.9863239999999998,
+       "p99": 186.04417773999992,
+       "p999": 221.32769168300084,
+       "cores": 0.4723311577257516,
+       "postgres": 0.29378564735787127,
+       "delivered": 1511.4,
+       "held": 0,
+       "runs": 3,
+       "href": "../raw/quick/java-spring--join-filter--run1.json"
+      }
+     ],
      "files": [
       "../raw/quick/java-spring--join-filter--run1.json",
       "../raw/quick/java-spring--join-filter--run2.json",
@@ -1239,41 +2981,102 @@ window.BENCH_RESULTS = {
     },
     "mixed": {
      "capacity": {
-      "value": null,
-      "low": null,
-      "high": null,
-      "count": 0,
+      "value": 250.0,
+      "low": 250.0,
+      "high": 250.0,
+      "count": 3,
       "of": "run",
-      "href": null
+      "href": "../raw/quick/java-spring--mixed--run1.json"
      },
      "held_no_rate": false,
      "p99": {
-      "value": null,
-      "low": null,
-      "high": null,
-      "count": 0,
+      "value": 36.71431,
+      "low": 32.424744,
+      "high": 53.531502,
+      "count": 3,
       "of": "run",
-      "href": null
+      "href": "../raw/quick/java-spring--mixed--run3.json"
      },
      "cores": {
-      "value": null,
-      "low": null,
-      "high": null,
-      "count": 0,
+      "value": 1.5224090337078564,
+      "low": 1.2880652571785138,
+      "high": 1.7236878277153584,
+      "count": 3,
       "of": "run",
-      "href": null
+      "href": "../raw/quick/java-spring--mixed--run3.json"
      },
      "postgres": {
-      "value": null,
-      "low": null,
-      "high": null,
-      "count": 0,
+      "value": 2.2198958002496587,
+      "low": 2.087786113608023,
+      "high": 2.5095021098626407,
+      "count": 3,
       "of": "run",
-      "href": null
+      "href": "../raw/quick/java-spring--mixed--run1.json"
      },
-     "stopped": "\u2013",
-     "bound": "\u2013",
-     "steps": [],
+     "stopped": "delivered < 97%, dropped > 1%, p99 over objective",
+     "bound": "postgres+loadgen",
+     "steps": [
+      {
+       "offered": 60.0,
+       "p50": 2.296763,
+       "p99": 17.774033,
+       "p999": 20.585578700000045,
+       "cores": 1.6399722757475133,
+       "postgres": 2.3227373853819775,
+       "delivered": 60.2,
+       "held": 3,
+       "runs": 3,
+       "href": "../raw/quick/java-spring--mixed--run1.json"
+      },
+      {
+       "offered": 100.0,
+       "p50": 2.171087,
+       "p99": 19.720192,
+       "p999": 30.20308450000036,
+       "cores": 1.6117674431137812,
+       "postgres": 2.072067746507038,
+       "delivered": 100.2,
+       "held": 3,
+       "runs": 3,
+       "href": "../raw/quick/java-spring--mixed--run1.json"
+      },
+      {
+       "offered": 160.0,
+       "p50": 2.084218,
+       "p99": 36.71431,
+       "p999": 68.22361200000005,
+       "cores": 1.5224090337078564,
+       "postgres": 2.2198958002496587,
+       "delivered": 160.2,
+       "held": 3,
+       "runs": 3,
+       "href": "../raw/quick/java-spring--mixed--run1.json"
+      },
+      {
+       "offered": 250.0,
+       "p50": 2.465914,
+       "p99": 60.4751275,
+       "p999": 72.84920975000024,
+       "cores": 1.2861046770583628,
+       "postgres": 2.240128810551565,
+       "delivered": 250.2,
+       "held": 3,
+       "runs": 3,
+       "href": "../raw/quick/java-spring--mixed--run1.json"
+      },
+      {
+       "offered": 400.0,
+       "p50": 75.697473,
+       "p99": 475.81092592,
+       "p999": 557.0932784460041,
+       "cores": 1.0158529588265564,
+       "postgres": 2.1673918735999904,
+       "delivered": 375.0,
+       "held": 0,
+       "runs": 3,
+       "href": "../raw/quick/java-spring--mixed--run1.json"
+      }
+     ],
      "files": [
       "../raw/quick/java-spring--mixed--run1.json",
       "../raw/quick/java-spring--mixed--run2.json",
@@ -1283,41 +3086,126 @@ window.BENCH_RESULTS = {
     },
     "heavy-body": {
      "capacity": {
-      "value": null,
-      "low": null,
-      "high": null,
-      "count": 0,
+      "value": 800.0,
+      "low": 500.0,
+      "high": 800.0,
+      "count": 3,
       "of": "run",
-      "href": null
+      "href": "../raw/quick/java-spring--heavy-body--run1.json"
      },
      "held_no_rate": false,
      "p99": {
-      "value": null,
-      "low": null,
-      "high": null,
-      "count": 0,
+      "value": 5.757937,
+      "low": 5.452388,
+      "high": 6.588891,
+      "count": 3,
       "of": "run",
-      "href": null
+      "href": "../raw/quick/java-spring--heavy-body--run3.json"
      },
      "cores": {
-      "value": null,
-      "low": null,
-      "high": null,
-      "count": 0,
+      "value": 1.0660144225774382,
+      "low": 0.8422285544455561,
+      "high": 1.1904246943056993,
+      "count": 3,
       "of": "run",
-      "href": null
+      "href": "../raw/quick/java-spring--heavy-body--run3.json"
      },
      "postgres": {
-      "value": null,
-      "low": null,
-      "high": null,
-      "count": 0,
+      "value": 0.5739544565433032,
+      "low": 0.37218146353650255,
+      "high": 0.6063001118881695,
+      "count": 3,
       "of": "run",
-      "href": null
+      "href": "../raw/quick/java-spring--heavy-body--run3.json"
      },
-     "stopped": "\u2013",
-     "bound": "\u2013",
-     "steps": [],
+     "stopped": "delivered < 97%, dropped > 1%, p99 over objective",
+     "bound": "postgres+loadgen",
+     "steps": [
+      {
+       "offered": 80.0,
+       "p50": 2.565854,
+       "p99": 6.07616,
+       "p999": 8.718384400000025,
+       "cores": 1.5255484289276975,
+       "postgres": 0.7690665012469162,
+       "delivered": 80.2,
+       "held": 3,
+       "runs": 3,
+       "href": "../raw/quick/java-spring--heavy-body--run1.json"
+      },
+      {
+       "offered": 125.0,
+       "p50": 1.9697575,
+       "p99": 4.458816000000001,
+       "p999": 9.757244625000435,
+       "cores": 1.1971251565495122,
+       "postgres": 0.5723991198083851,
+       "delivered": 125.2,
+       "held": 3,
+       "runs": 3,
+       "href": "../raw/quick/java-spring--heavy-body--run1.json"
+      },
+      {
+       "offered": 200.0,
+       "p50": 1.862057,
+       "p99": 5.757937,
+       "p999": 9.37282900000017,
+       "cores": 1.0660144225774382,
+       "postgres": 0.5739544565433032,
+       "delivered": 200.2,
+       "held": 3,
+       "runs": 3,
+       "href": "../raw/quick/java-spring--heavy-body--run1.json"
+      },
+      {
+       "offered": 320.0,
+       "p50": 1.593017,
+       "p99": 9.504675,
+       "p999": 14.759417600000129,
+       "cores": 0.8732244322298465,
+       "postgres": 0.6276396383511439,
+       "delivered": 320.2,
+       "held": 3,
+       "runs": 3,
+       "href": "../raw/quick/java-spring--heavy-body--run1.json"
+      },
+      {
+       "offered": 500.0,
+       "p50": 1.319495,
+       "p99": 14.383455,
+       "p999": 23.141485000001975,
+       "cores": 0.701279050379848,
+       "postgres": 0.39849085725709604,
+       "delivered": 500.2,
+       "held": 3,
+       "runs": 3,
+       "href": "../raw/quick/java-spring--heavy-body--run1.json"
+      },
+      {
+       "offered": 800.0,
+       "p50": 1.574954,
+       "p99": 75.541706,
+       "p999": 101.48781700000079,
+       "cores": 0.5613612704323951,
+       "postgres": 0.382688393651589,
+       "delivered": 800.2,
+       "held": 2,
+       "runs": 3,
+       "href": "../raw/quick/java-spring--heavy-body--run1.json"
+      },
+      {
+       "offered": 1250.0,
+       "p50": 66.94478550000001,
+       "p99": 213.22686915499997,
+       "p999": 253.0521082425007,
+       "cores": 0.488387723626443,
+       "postgres": 0.391784608064314,
+       "delivered": 1102.5,
+       "held": 0,
+       "runs": 2,
+       "href": "../raw/quick/java-spring--heavy-body--run1.json"
+      }
+     ],
      "files": [
       "../raw/quick/java-spring--heavy-body--run1.json",
       "../raw/quick/java-spring--heavy-body--run2.json",
@@ -1327,45 +3215,1370 @@ window.BENCH_RESULTS = {
     },
     "avatar": {
      "capacity": {
-      "value": null,
-      "low": null,
-      "high": null,
-      "count": 0,
+      "value": 12000.0,
+      "low": 5000.0,
+      "high": 12000.0,
+      "count": 3,
       "of": "run",
-      "href": null
+      "href": "../raw/quick/java-spring--avatar--run1.json"
      },
      "held_no_rate": false,
      "p99": {
-      "value": null,
-      "low": null,
-      "high": null,
-      "count": 0,
+      "value": 0.374577,
+      "low": 0.273242,
+      "high": 0.44495100000000004,
+      "count": 3,
       "of": "run",
-      "href": null
+      "href": "../raw/quick/java-spring--avatar--run3.json"
      },
      "cores": {
-      "value": null,
-      "low": null,
-      "high": null,
-      "count": 0,
+      "value": 0.13106363112499864,
+      "low": 0.11471986535816733,
+      "high": 0.15828844262500041,
+      "count": 3,
       "of": "run",
-      "href": null
+      "href": "../raw/quick/java-spring--avatar--run3.json"
      },
      "postgres": {
-      "value": null,
-      "low": null,
-      "high": null,
-      "count": 0,
+      "value": 0.0011838197499969283,
+      "low": 0.0006885431249941121,
+      "high": 0.0019003969246132331,
+      "count": 3,
       "of": "run",
-      "href": null
+      "href": "../raw/quick/java-spring--avatar--run2.json"
      },
-     "stopped": "\u2013",
-     "bound": "\u2013",
-     "steps": [],
+     "stopped": "delivered < 97%, p99 over objective",
+     "bound": "app",
+     "steps": [
+      {
+       "offered": 800.0,
+       "p50": 0.180628,
+       "p99": 0.374577,
+       "p999": 2.304946,
+       "cores": 0.13106363112499864,
+       "postgres": 0.0011838197499969283,
+       "delivered": 799.8394596713938,
+       "held": 3,
+       "runs": 3,
+       "href": "../raw/quick/java-spring--avatar--run1.json"
+      },
+      {
+       "offered": 2000.0,
+       "p50": 0.216692,
+       "p99": 0.48170599999999997,
+       "p999": 2.1601,
+       "cores": 0.09451077092709341,
+       "postgres": 0.00037442037101932836,
+       "delivered": 1999.5105586496209,
+       "held": 3,
+       "runs": 3,
+       "href": "../raw/quick/java-spring--avatar--run1.json"
+      },
+      {
+       "offered": 5000.0,
+       "p50": 0.26645,
+       "p99": 0.799748,
+       "p999": 2.255402,
+       "cores": 0.07110827087083511,
+       "postgres": 0.00015634983498208054,
+       "delivered": 4998.601648312604,
+       "held": 3,
+       "runs": 3,
+       "href": "../raw/quick/java-spring--avatar--run1.json"
+      },
+      {
+       "offered": 12000.0,
+       "p50": 0.616807,
+       "p99": 2.483288,
+       "p999": 4.453354,
+       "cores": 0.0661412618468206,
+       "postgres": 5.38604872118385e-05,
+       "delivered": 11995.524109246355,
+       "held": 2,
+       "runs": 3,
+       "href": "../raw/quick/java-spring--avatar--run1.json"
+      },
+      {
+       "offered": 30000.0,
+       "p50": 1959.2672134999998,
+       "p99": 3759.8660094999996,
+       "p999": 3803.282798,
+       "cores": 0.05661884145107687,
+       "postgres": 3.90966069347421e-05,
+       "delivered": 18598.231725639722,
+       "held": 0,
+       "runs": 2,
+       "href": "../raw/quick/java-spring--avatar--run1.json"
+      }
+     ],
      "files": [
       "../raw/quick/java-spring--avatar--run1.json",
       "../raw/quick/java-spring--avatar--run2.json",
       "../raw/quick/java-spring--avatar--run3.json"
+     ],
+     "failures": []
+    }
+   }
+  },
+  {
+   "label": "java-spring-data-rest (HAL)",
+   "name": "java-spring-data-rest",
+   "display": "Java \u00b7 Spring Boot Data REST (HAL) + Data JPA",
+   "language": "Java",
+   "framework": "Spring Boot (Spring Data REST) 4.1.1",
+   "data_access": "Spring Data REST 5.1.0 over Spring Data JPA 4.1 / Hibernate ORM 7.4.5 + HikariCP 7.0.2",
+   "dialect": "hal",
+   "ceiling": false,
+   "relative": 0.40658513648897826,
+   "idle_mib": {
+    "value": 333.94921875,
+    "low": 308.5703125,
+    "high": 342.55859375,
+    "count": 3,
+    "of": "start",
+    "href": "../raw/quick/java-spring-data-rest--read-heavy--run3.json"
+   },
+   "peak_mib": {
+    "value": 483.66796875,
+    "low": 474.39453125,
+    "high": 486.6875,
+    "count": 3,
+    "of": "run",
+    "href": "../raw/quick/java-spring-data-rest--heavy-body--run3.json"
+   },
+   "smallest_cap_mib": {
+    "value": null,
+    "low": null,
+    "high": null,
+    "count": 0,
+    "of": "run",
+    "href": null
+   },
+   "startup_s": {
+    "value": 14.002893932999996,
+    "low": 11.953761377000774,
+    "high": 15.968676365999272,
+    "count": 3,
+    "of": "start",
+    "href": "../raw/quick/java-spring-data-rest--read-heavy--run2.json"
+   },
+   "steady_s": {
+    "value": 45.3,
+    "low": 24.6,
+    "high": 58.5,
+    "count": 15,
+    "of": "warm-up",
+    "href": "../raw/quick/java-spring-data-rest--join-filter--run3.json"
+   },
+   "scenarios": {
+    "read-heavy": {
+     "capacity": {
+      "value": 180.0,
+      "low": 180.0,
+      "high": 180.0,
+      "count": 3,
+      "of": "run",
+      "href": "../raw/quick/java-spring-data-rest--read-heavy--run1.json"
+     },
+     "held_no_rate": false,
+     "p99": {
+      "value": 239.390243,
+      "low": 34.273062,
+      "high": 267.335428,
+      "count": 3,
+      "of": "run",
+      "href": "../raw/quick/java-spring-data-rest--read-heavy--run3.json"
+     },
+     "cores": {
+      "value": 5.135876640598995,
+      "low": 5.073118945091508,
+      "high": 6.056032279534112,
+      "count": 3,
+      "of": "run",
+      "href": "../raw/quick/java-spring-data-rest--read-heavy--run2.json"
+     },
+     "postgres": {
+      "value": 3.5830720449252955,
+      "low": 3.330062159733841,
+      "high": 3.600773261231293,
+      "count": 3,
+      "of": "run",
+      "href": "../raw/quick/java-spring-data-rest--read-heavy--run3.json"
+     },
+     "stopped": "delivered < 97%, dropped > 1%, p99 over objective",
+     "bound": "app, postgres+loadgen",
+     "steps": [
+      {
+       "offered": 50.0,
+       "p50": 9.309544,
+       "p99": 17.681608500000003,
+       "p999": 21.178068000000103,
+       "cores": 5.9949708406374285,
+       "postgres": 3.68086870119521,
+       "delivered": 50.2,
+       "held": 3,
+       "runs": 3,
+       "href": "../raw/quick/java-spring-data-rest--read-heavy--run1.json"
+      },
+      {
+       "offered": 80.0,
+       "p50": 8.614282,
+       "p99": 21.72177,
+       "p999": 28.180489400000106,
+       "cores": 5.7497902094763065,
+       "postgres": 3.3049977132169372,
+       "delivered": 80.2,
+       "held": 3,
+       "runs": 3,
+       "href": "../raw/quick/java-spring-data-rest--read-heavy--run1.json"
+      },
+      {
+       "offered": 120.0,
+       "p50": 10.946457,
+       "p99": 239.390243,
+       "p999": 292.32300520000206,
+       "cores": 5.135876640598995,
+       "postgres": 3.5830720449252955,
+       "delivered": 120.2,
+       "held": 3,
+       "runs": 3,
+       "href": "../raw/quick/java-spring-data-rest--read-heavy--run1.json"
+      },
+      {
+       "offered": 180.0,
+       "p50": 11.997098,
+       "p99": 76.376562,
+       "p999": 96.88643330000045,
+       "cores": 3.5003071076581675,
+       "postgres": 3.381687739178653,
+       "delivered": 180.2,
+       "held": 3,
+       "runs": 3,
+       "href": "../raw/quick/java-spring-data-rest--read-heavy--run1.json"
+      },
+      {
+       "offered": 270.0,
+       "p50": 623.553225,
+       "p99": 927.7152190300001,
+       "p999": 960.2929767540027,
+       "cores": 3.9002708600953815,
+       "postgres": 3.1231856263911255,
+       "delivered": 251.6,
+       "held": 0,
+       "runs": 3,
+       "href": "../raw/quick/java-spring-data-rest--read-heavy--run1.json"
+      }
+     ],
+     "files": [
+      "../raw/quick/java-spring-data-rest--read-heavy--run1.json",
+      "../raw/quick/java-spring-data-rest--read-heavy--run2.json",
+      "../raw/quick/java-spring-data-rest--read-heavy--run3.json"
+     ],
+     "failures": []
+    },
+    "join-filter": {
+     "capacity": {
+      "value": 400.0,
+      "low": 250.0,
+      "high": 400.0,
+      "count": 3,
+      "of": "run",
+      "href": "../raw/quick/java-spring-data-rest--join-filter--run1.json"
+     },
+     "held_no_rate": false,
+     "p99": {
+      "value": 26.611050499999997,
+      "low": 8.169715,
+      "high": 31.247196000000002,
+      "count": 3,
+      "of": "run",
+      "href": "../raw/quick/java-spring-data-rest--join-filter--run3.json"
+     },
+     "cores": {
+      "value": 2.5694626011191053,
+      "low": 1.9838679096722671,
+      "high": 2.8366644796163087,
+      "count": 3,
+      "of": "run",
+      "href": "../raw/quick/java-spring-data-rest--join-filter--run3.json"
+     },
+     "postgres": {
+      "value": 0.44330597122296445,
+      "low": 0.282608655475638,
+      "high": 0.4917746986410552,
+      "count": 3,
+      "of": "run",
+      "href": "../raw/quick/java-spring-data-rest--join-filter--run3.json"
+     },
+     "stopped": "delivered < 97%, dropped > 1%, p99 over objective",
+     "bound": "app",
+     "steps": [
+      {
+       "offered": 60.0,
+       "p50": 4.17226,
+       "p99": 7.856806,
+       "p999": 8.938135500000035,
+       "cores": 3.497484049833862,
+       "postgres": 0.5909619435215818,
+       "delivered": 60.2,
+       "held": 3,
+       "runs": 3,
+       "href": "../raw/quick/java-spring-data-rest--join-filter--run1.json"
+      },
+      {
+       "offered": 100.0,
+       "p50": 3.530096,
+       "p99": 7.713112,
+       "p999": 9.240422500000008,
+       "cores": 3.3114530319361206,
+       "postgres": 0.506475826347003,
+       "delivered": 100.2,
+       "held": 3,
+       "runs": 3,
+       "href": "../raw/quick/java-spring-data-rest--join-filter--run1.json"
+      },
+      {
+       "offered": 160.0,
+       "p50": 3.474133,
+       "p99": 13.232995,
+       "p999": 17.224438200000012,
+       "cores": 2.947908848938833,
+       "postgres": 0.4936244831461362,
+       "delivered": 160.2,
+       "held": 3,
+       "runs": 3,
+       "href": "../raw/quick/java-spring-data-rest--join-filter--run1.json"
+      },
+      {
+       "offered": 250.0,
+       "p50": 3.296148,
+       "p99": 26.611050499999997,
+       "p999": 32.91404825000007,
+       "cores": 2.5694626011191053,
+       "postgres": 0.44330597122296445,
+       "delivered": 250.2,
+       "held": 3,
+       "runs": 3,
+       "href": "../raw/quick/java-spring-data-rest--join-filter--run1.json"
+      },
+      {
+       "offered": 400.0,
+       "p50": 4.05064,
+       "p99": 98.973538,
+       "p999": 109.48405700000025,
+       "cores": 2.104462135932032,
+       "postgres": 0.4146250000000388,
+       "delivered": 400.2,
+       "held": 2,
+       "runs": 3,
+       "href": "../raw/quick/java-spring-data-rest--join-filter--run1.json"
+      },
+      {
+       "offered": 630.0,
+       "p50": 88.70184125,
+       "p99": 181.48132221999998,
+       "p999": 193.31324219150065,
+       "cores": 1.600262187907971,
+       "postgres": 0.3350857774422826,
+       "delivered": 619.2,
+       "held": 0,
+       "runs": 2,
+       "href": "../raw/quick/java-spring-data-rest--join-filter--run1.json"
+      }
+     ],
+     "files": [
+      "../raw/quick/java-spring-data-rest--join-filter--run1.json",
+      "../raw/quick/java-spring-data-rest--join-filter--run2.json",
+      "../raw/quick/java-spring-data-rest--join-filter--run3.json"
+     ],
+     "failures": []
+    },
+    "mixed": {
+     "capacity": {
+      "value": 250.0,
+      "low": 250.0,
+      "high": 400.0,
+      "count": 3,
+      "of": "run",
+      "href": "../raw/quick/java-spring-data-rest--mixed--run2.json"
+     },
+     "held_no_rate": false,
+     "p99": {
+      "value": 54.044124,
+      "low": 22.226263,
+      "high": 59.953947,
+      "count": 3,
+      "of": "run",
+      "href": "../raw/quick/java-spring-data-rest--mixed--run3.json"
+     },
+     "cores": {
+      "value": 2.0496442259675205,
+      "low": 1.3344267328339643,
+      "high": 2.166052774032444,
+      "count": 3,
+      "of": "run",
+      "href": "../raw/quick/java-spring-data-rest--mixed--run3.json"
+     },
+     "postgres": {
+      "value": 2.135774833957387,
+      "low": 1.8484074506866672,
+      "high": 2.6271945692885055,
+      "count": 3,
+      "of": "run",
+      "href": "../raw/quick/java-spring-data-rest--mixed--run3.json"
+     },
+     "stopped": "delivered < 97%, dropped > 1%, p99 over objective",
+     "bound": "postgres+loadgen",
+     "steps": [
+      {
+       "offered": 60.0,
+       "p50": 2.816656,
+       "p99": 21.669683,
+       "p999": 24.99295150000006,
+       "cores": 2.678301757475085,
+       "postgres": 2.6875340764117666,
+       "delivered": 60.2,
+       "held": 3,
+       "runs": 3,
+       "href": "../raw/quick/java-spring-data-rest--mixed--run1.json"
+      },
+      {
+       "offered": 100.0,
+       "p50": 2.629638,
+       "p99": 25.371884,
+       "p999": 27.91023700000005,
+       "cores": 2.3352504031936085,
+       "postgres": 2.5413551377246466,
+       "delivered": 100.2,
+       "held": 3,
+       "runs": 3,
+       "href": "../raw/quick/java-spring-data-rest--mixed--run1.json"
+      },
+      {
+       "offered": 160.0,
+       "p50": 2.625702,
+       "p99": 54.044124,
+       "p999": 85.92351740000001,
+       "cores": 2.0496442259675205,
+       "postgres": 2.135774833957387,
+       "delivered": 160.2,
+       "held": 3,
+       "runs": 3,
+       "href": "../raw/quick/java-spring-data-rest--mixed--run1.json"
+      },
+      {
+       "offered": 250.0,
+       "p50": 6.320502,
+       "p99": 110.399939,
+       "p999": 126.54487625000095,
+       "cores": 1.9569381926458866,
+       "postgres": 2.343289575539673,
+       "delivered": 250.2,
+       "held": 3,
+       "runs": 3,
+       "href": "../raw/quick/java-spring-data-rest--mixed--run1.json"
+      },
+      {
+       "offered": 400.0,
+       "p50": 133.321677,
+       "p99": 532.3722359999999,
+       "p999": 648.1599300560033,
+       "cores": 1.6286685731775081,
+       "postgres": 2.2599463995547078,
+       "delivered": 359.4,
+       "held": 1,
+       "runs": 3,
+       "href": "../raw/quick/java-spring-data-rest--mixed--run1.json"
+      },
+      {
+       "offered": 630.0,
+       "p50": 379.05525950000003,
+       "p99": 1160.0872365900002,
+       "p999": 1320.4344876240013,
+       "cores": 1.679290387671224,
+       "postgres": 2.073862363926939,
+       "delivered": 438.0,
+       "held": 0,
+       "runs": 1,
+       "href": "../raw/quick/java-spring-data-rest--mixed--run1.json"
+      }
+     ],
+     "files": [
+      "../raw/quick/java-spring-data-rest--mixed--run1.json",
+      "../raw/quick/java-spring-data-rest--mixed--run2.json",
+      "../raw/quick/java-spring-data-rest--mixed--run3.json"
+     ],
+     "failures": []
+    },
+    "heavy-body": {
+     "capacity": {
+      "value": 320.0,
+      "low": 320.0,
+      "high": 500.0,
+      "count": 3,
+      "of": "run",
+      "href": "../raw/quick/java-spring-data-rest--heavy-body--run1.json"
+     },
+     "held_no_rate": false,
+     "p99": {
+      "value": 14.397286000000001,
+      "low": 11.845651,
+      "high": 70.264418,
+      "count": 3,
+      "of": "run",
+      "href": "../raw/quick/java-spring-data-rest--heavy-body--run3.json"
+     },
+     "cores": {
+      "value": 2.3746979220779294,
+      "low": 1.7932630639360614,
+      "high": 3.575985535464552,
+      "count": 3,
+      "of": "run",
+      "href": "../raw/quick/java-spring-data-rest--heavy-body--run3.json"
+     },
+     "postgres": {
+      "value": 0.9910291478522336,
+      "low": 0.7382730419580694,
+      "high": 1.2088934355643732,
+      "count": 3,
+      "of": "run",
+      "href": "../raw/quick/java-spring-data-rest--heavy-body--run3.json"
+     },
+     "stopped": "p99 over objective, delivered < 97%, dropped > 1%",
+     "bound": "postgres+loadgen",
+     "steps": [
+      {
+       "offered": 80.0,
+       "p50": 3.94543,
+       "p99": 12.002445,
+       "p999": 15.378616400000077,
+       "cores": 3.065126172069816,
+       "postgres": 1.1676288004987339,
+       "delivered": 80.2,
+       "held": 3,
+       "runs": 3,
+       "href": "../raw/quick/java-spring-data-rest--heavy-body--run1.json"
+      },
+      {
+       "offered": 125.0,
+       "p50": 5.286091,
+       "p99": 12.82936575,
+       "p999": 22.524146500000242,
+       "cores": 3.0154966341852836,
+       "postgres": 1.205402043131009,
+       "delivered": 125.2,
+       "held": 3,
+       "runs": 3,
+       "href": "../raw/quick/java-spring-data-rest--heavy-body--run1.json"
+      },
+      {
+       "offered": 200.0,
+       "p50": 4.391677,
+       "p99": 14.397286000000001,
+       "p999": 21.184773000000096,
+       "cores": 2.3746979220779294,
+       "postgres": 0.9910291478522336,
+       "delivered": 200.2,
+       "held": 3,
+       "runs": 3,
+       "href": "../raw/quick/java-spring-data-rest--heavy-body--run1.json"
+      },
+      {
+       "offered": 320.0,
+       "p50": 3.951232,
+       "p99": 22.062565999999997,
+       "p999": 35.37702800000002,
+       "cores": 1.7424365808869502,
+       "postgres": 0.8213026189881132,
+       "delivered": 320.2,
+       "held": 3,
+       "runs": 3,
+       "href": "../raw/quick/java-spring-data-rest--heavy-body--run1.json"
+      },
+      {
+       "offered": 500.0,
+       "p50": 5.275555000000001,
+       "p99": 191.1882581999999,
+       "p999": 212.67657152000055,
+       "cores": 1.4698375485691242,
+       "postgres": 0.7579433305118822,
+       "delivered": 497.0,
+       "held": 1,
+       "runs": 3,
+       "href": "../raw/quick/java-spring-data-rest--heavy-body--run1.json"
+      },
+      {
+       "offered": 800.0,
+       "p50": 55.923987999999994,
+       "p99": 217.0857333699999,
+       "p999": 264.94158986800073,
+       "cores": 1.1046901440588848,
+       "postgres": 0.6937941140904155,
+       "delivered": 760.8,
+       "held": 0,
+       "runs": 1,
+       "href": "../raw/quick/java-spring-data-rest--heavy-body--run3.json"
+      }
+     ],
+     "files": [
+      "../raw/quick/java-spring-data-rest--heavy-body--run1.json",
+      "../raw/quick/java-spring-data-rest--heavy-body--run2.json",
+      "../raw/quick/java-spring-data-rest--heavy-body--run3.json"
+     ],
+     "failures": []
+    },
+    "avatar": {
+     "capacity": {
+      "value": 5000.0,
+      "low": 5000.0,
+      "high": 12000.0,
+      "count": 3,
+      "of": "run",
+      "href": "../raw/quick/java-spring-data-rest--avatar--run2.json"
+     },
+     "held_no_rate": false,
+     "p99": {
+      "value": 0.358913,
+      "low": 0.283662,
+      "high": 0.814481,
+      "count": 3,
+      "of": "run",
+      "href": "../raw/quick/java-spring-data-rest--avatar--run3.json"
+     },
+     "cores": {
+      "value": 0.1524228853749996,
+      "low": 0.12379928974999999,
+      "high": 0.2117502764095502,
+      "count": 3,
+      "of": "run",
+      "href": "../raw/quick/java-spring-data-rest--avatar--run3.json"
+     },
+     "postgres": {
+      "value": 0.001163834375006445,
+      "low": 0.0006601207650995734,
+      "high": 0.0013495683749980003,
+      "count": 3,
+      "of": "run",
+      "href": "../raw/quick/java-spring-data-rest--avatar--run3.json"
+     },
+     "stopped": "delivered < 97%, p99 over objective",
+     "bound": "app",
+     "steps": [
+      {
+       "offered": 800.0,
+       "p50": 0.208921,
+       "p99": 0.358913,
+       "p999": 1.512558,
+       "cores": 0.1524228853749996,
+       "postgres": 0.001163834375006445,
+       "delivered": 799.8957410291872,
+       "held": 3,
+       "runs": 3,
+       "href": "../raw/quick/java-spring-data-rest--avatar--run1.json"
+      },
+      {
+       "offered": 2000.0,
+       "p50": 0.20173000000000002,
+       "p99": 0.476017,
+       "p999": 2.148383,
+       "cores": 0.09708737021851006,
+       "postgres": 0.0003695114755732443,
+       "delivered": 1999.6552557943464,
+       "held": 3,
+       "runs": 3,
+       "href": "../raw/quick/java-spring-data-rest--avatar--run1.json"
+      },
+      {
+       "offered": 5000.0,
+       "p50": 0.268885,
+       "p99": 0.867749,
+       "p999": 2.7975169999999996,
+       "cores": 0.07290103192510816,
+       "postgres": 0.00014691942710801616,
+       "delivered": 4998.660565046329,
+       "held": 3,
+       "runs": 3,
+       "href": "../raw/quick/java-spring-data-rest--avatar--run1.json"
+      },
+      {
+       "offered": 12000.0,
+       "p50": 0.480223,
+       "p99": 10.48405,
+       "p999": 15.916943999999999,
+       "cores": 0.05166719801806908,
+       "postgres": 5.8360361336124924e-05,
+       "delivered": 11996.304059872837,
+       "held": 1,
+       "runs": 3,
+       "href": "../raw/quick/java-spring-data-rest--avatar--run1.json"
+      },
+      {
+       "offered": 30000.0,
+       "p50": 2411.8796780000002,
+       "p99": 5019.303999,
+       "p999": 5061.787192,
+       "cores": 0.06741056525426592,
+       "postgres": 8.526450375281961e-05,
+       "delivered": 14825.840474723505,
+       "held": 0,
+       "runs": 1,
+       "href": "../raw/quick/java-spring-data-rest--avatar--run1.json"
+      }
+     ],
+     "files": [
+      "../raw/quick/java-spring-data-rest--avatar--run1.json",
+      "../raw/quick/java-spring-data-rest--avatar--run2.json",
+      "../raw/quick/java-spring-data-rest--avatar--run3.json"
+     ],
+     "failures": []
+    }
+   }
+  },
+  {
+   "label": "java-spring-webflux",
+   "name": "java-spring-webflux",
+   "display": "Java \u00b7 Spring Boot WebFlux + Data R2DBC",
+   "language": "Java",
+   "framework": "Spring Boot (Spring WebFlux) 4.1.1",
+   "data_access": "Spring Data R2DBC 4.1.2 + r2dbc-postgresql 1.1.3 + r2dbc-pool 1.0.2",
+   "dialect": "api",
+   "ceiling": false,
+   "relative": 0.6988271187715792,
+   "idle_mib": {
+    "value": 263.12109375,
+    "low": 243.375,
+    "high": 267.7734375,
+    "count": 3,
+    "of": "start",
+    "href": "../raw/quick/java-spring-webflux--read-heavy--run3.json"
+   },
+   "peak_mib": {
+    "value": 323.06640625,
+    "low": 320.33984375,
+    "high": 335.265625,
+    "count": 3,
+    "of": "run",
+    "href": "../raw/quick/java-spring-webflux--mixed--run3.json"
+   },
+   "smallest_cap_mib": {
+    "value": null,
+    "low": null,
+    "high": null,
+    "count": 0,
+    "of": "run",
+    "href": null
+   },
+   "startup_s": {
+    "value": 10.472823427000549,
+    "low": 7.416457493999587,
+    "high": 10.953135912000107,
+    "count": 3,
+    "of": "start",
+    "href": "../raw/quick/java-spring-webflux--read-heavy--run1.json"
+   },
+   "steady_s": {
+    "value": 45.7,
+    "low": 18.3,
+    "high": 59.1,
+    "count": 15,
+    "of": "warm-up",
+    "href": "../raw/quick/java-spring-webflux--avatar--run1.json"
+   },
+   "scenarios": {
+    "read-heavy": {
+     "capacity": {
+      "value": 180.0,
+      "low": 180.0,
+      "high": 270.0,
+      "count": 3,
+      "of": "run",
+      "href": "../raw/quick/java-spring-webflux--read-heavy--run2.json"
+     },
+     "held_no_rate": false,
+     "p99": {
+      "value": 36.806818,
+      "low": 17.7095,
+      "high": 50.420439,
+      "count": 3,
+      "of": "run",
+      "href": "../raw/quick/java-spring-webflux--read-heavy--run3.json"
+     },
+     "cores": {
+      "value": 2.5423151680532468,
+      "low": 1.9807466772046574,
+      "high": 2.9344183826955086,
+      "count": 3,
+      "of": "run",
+      "href": "../raw/quick/java-spring-webflux--read-heavy--run2.json"
+     },
+     "postgres": {
+      "value": 3.6499990482530307,
+      "low": 3.444838632279541,
+      "high": 4.507462718802019,
+      "count": 3,
+      "of": "run",
+      "href": "../raw/quick/java-spring-webflux--read-heavy--run1.json"
+     },
+     "stopped": "delivered < 97%, dropped > 1%, p99 over objective",
+     "bound": "postgres+loadgen",
+     "steps": [
+      {
+       "offered": 50.0,
+       "p50": 7.925438,
+       "p99": 16.730900499999997,
+       "p999": 17.610892750000005,
+       "cores": 4.331948406374493,
+       "postgres": 4.472100752987913,
+       "delivered": 50.2,
+       "held": 3,
+       "runs": 3,
+       "href": "../raw/quick/java-spring-webflux--read-heavy--run1.json"
+      },
+      {
+       "offered": 80.0,
+       "p50": 8.107398,
+       "p99": 22.008391,
+       "p999": 26.326186600000042,
+       "cores": 4.41652822693266,
+       "postgres": 4.557403780548989,
+       "delivered": 80.2,
+       "held": 3,
+       "runs": 3,
+       "href": "../raw/quick/java-spring-webflux--read-heavy--run1.json"
+      },
+      {
+       "offered": 120.0,
+       "p50": 6.786551,
+       "p99": 36.806818,
+       "p999": 48.01144880000078,
+       "cores": 2.5423151680532468,
+       "postgres": 3.6499990482530307,
+       "delivered": 120.2,
+       "held": 3,
+       "runs": 3,
+       "href": "../raw/quick/java-spring-webflux--read-heavy--run1.json"
+      },
+      {
+       "offered": 180.0,
+       "p50": 8.629364,
+       "p99": 84.023345,
+       "p999": 108.77635690000386,
+       "cores": 2.3923786873614157,
+       "postgres": 3.537648293007559,
+       "delivered": 180.2,
+       "held": 3,
+       "runs": 3,
+       "href": "../raw/quick/java-spring-webflux--read-heavy--run1.json"
+      },
+      {
+       "offered": 270.0,
+       "p50": 176.444882,
+       "p99": 645.9504509000002,
+       "p999": 715.1935258700022,
+       "cores": 2.154780096168298,
+       "postgres": 3.3289004966192,
+       "delivered": 266.2,
+       "held": 1,
+       "runs": 3,
+       "href": "../raw/quick/java-spring-webflux--read-heavy--run1.json"
+      },
+      {
+       "offered": 400.0,
+       "p50": 520.427409,
+       "p99": 1515.76458854,
+       "p999": 1560.9257051470063,
+       "cores": 1.4828067835820882,
+       "postgres": 3.338518141791049,
+       "delivered": 294.8,
+       "held": 0,
+       "runs": 1,
+       "href": "../raw/quick/java-spring-webflux--read-heavy--run1.json"
+      }
+     ],
+     "files": [
+      "../raw/quick/java-spring-webflux--read-heavy--run1.json",
+      "../raw/quick/java-spring-webflux--read-heavy--run2.json",
+      "../raw/quick/java-spring-webflux--read-heavy--run3.json"
+     ],
+     "failures": []
+    },
+    "join-filter": {
+     "capacity": {
+      "value": 1000.0,
+      "low": 1000.0,
+      "high": 1000.0,
+      "count": 3,
+      "of": "run",
+      "href": "../raw/quick/java-spring-webflux--join-filter--run1.json"
+     },
+     "held_no_rate": false,
+     "p99": {
+      "value": 3.4696265,
+      "low": 2.513144,
+      "high": 3.4958600000000004,
+      "count": 3,
+      "of": "run",
+      "href": "../raw/quick/java-spring-webflux--join-filter--run2.json"
+     },
+     "cores": {
+      "value": 0.6938162853716947,
+      "low": 0.6801800463629063,
+      "high": 0.8723383589128649,
+      "count": 3,
+      "of": "run",
+      "href": "../raw/quick/java-spring-webflux--join-filter--run1.json"
+     },
+     "postgres": {
+      "value": 0.2802527338129633,
+      "low": 0.2614229984012961,
+      "high": 0.36042794804154465,
+      "count": 3,
+      "of": "run",
+      "href": "../raw/quick/java-spring-webflux--join-filter--run3.json"
+     },
+     "stopped": "dropped > 1%, p99 over objective",
+     "bound": "postgres+loadgen",
+     "steps": [
+      {
+       "offered": 60.0,
+       "p50": 1.763361,
+       "p99": 3.245639,
+       "p999": 6.046445700000046,
+       "cores": 1.2451186511627785,
+       "postgres": 0.43089791029915947,
+       "delivered": 60.2,
+       "held": 3,
+       "runs": 3,
+       "href": "../raw/quick/java-spring-webflux--join-filter--run1.json"
+      },
+      {
+       "offered": 100.0,
+       "p50": 1.465868,
+       "p99": 2.699544,
+       "p999": 5.170985000000007,
+       "cores": 0.9941205469061885,
+       "postgres": 0.37661461077824965,
+       "delivered": 100.2,
+       "held": 3,
+       "runs": 3,
+       "href": "../raw/quick/java-spring-webflux--join-filter--run1.json"
+      },
+      {
+       "offered": 160.0,
+       "p50": 1.229668,
+       "p99": 2.202633,
+       "p999": 7.117717000000005,
+       "cores": 0.8378916279650482,
+       "postgres": 0.3305280736580092,
+       "delivered": 160.2,
+       "held": 3,
+       "runs": 3,
+       "href": "../raw/quick/java-spring-webflux--join-filter--run1.json"
+      },
+      {
+       "offered": 250.0,
+       "p50": 1.091878,
+       "p99": 3.4696265,
+       "p999": 5.965503250000017,
+       "cores": 0.6938162853716947,
+       "postgres": 0.2802527338129633,
+       "delivered": 250.2,
+       "held": 3,
+       "runs": 3,
+       "href": "../raw/quick/java-spring-webflux--join-filter--run1.json"
+      },
+      {
+       "offered": 400.0,
+       "p50": 0.965752,
+       "p99": 5.052889,
+       "p999": 9.841926000000127,
+       "cores": 0.6025211059470263,
+       "postgres": 0.2473239010493986,
+       "delivered": 400.2,
+       "held": 3,
+       "runs": 3,
+       "href": "../raw/quick/java-spring-webflux--join-filter--run1.json"
+      },
+      {
+       "offered": 630.0,
+       "p50": 0.95391,
+       "p99": 8.7201725,
+       "p999": 12.86154085000001,
+       "cores": 0.5640830488733749,
+       "postgres": 0.24619967661062694,
+       "delivered": 630.2,
+       "held": 3,
+       "runs": 3,
+       "href": "../raw/quick/java-spring-webflux--join-filter--run1.json"
+      },
+      {
+       "offered": 1000.0,
+       "p50": 1.0297015,
+       "p99": 21.44587688999999,
+       "p999": 33.53949185800033,
+       "cores": 0.5343086535385835,
+       "postgres": 0.24094496621350814,
+       "delivered": 999.2,
+       "held": 3,
+       "runs": 3,
+       "href": "../raw/quick/java-spring-webflux--join-filter--run1.json"
+      },
+      {
+       "offered": 1600.0,
+       "p50": 2.660666,
+       "p99": 129.07063472,
+       "p999": 172.73283708000142,
+       "cores": 0.4404027005762965,
+       "postgres": 0.2375531070204339,
+       "delivered": 1575.4,
+       "held": 0,
+       "runs": 3,
+       "href": "../raw/quick/java-spring-webflux--join-filter--run1.json"
+      }
+     ],
+     "files": [
+      "../raw/quick/java-spring-webflux--join-filter--run1.json",
+      "../raw/quick/java-spring-webflux--join-filter--run2.json",
+      "../raw/quick/java-spring-webflux--join-filter--run3.json"
+     ],
+     "failures": []
+    },
+    "mixed": {
+     "capacity": {
+      "value": 250.0,
+      "low": 250.0,
+      "high": 250.0,
+      "count": 3,
+      "of": "run",
+      "href": "../raw/quick/java-spring-webflux--mixed--run1.json"
+     },
+     "held_no_rate": false,
+     "p99": {
+      "value": 24.568441,
+      "low": 22.870462,
+      "high": 41.823848,
+      "count": 3,
+      "of": "run",
+      "href": "../raw/quick/java-spring-webflux--mixed--run3.json"
+     },
+     "cores": {
+      "value": 0.9628082059925155,
+      "low": 0.6866527727840235,
+      "high": 1.0679834357053661,
+      "count": 3,
+      "of": "run",
+      "href": "../raw/quick/java-spring-webflux--mixed--run3.json"
+     },
+     "postgres": {
+      "value": 1.983094553058672,
+      "low": 1.9000747690384951,
+      "high": 2.0790264531835825,
+      "count": 3,
+      "of": "run",
+      "href": "../raw/quick/java-spring-webflux--mixed--run1.json"
+     },
+     "stopped": "delivered < 97%, dropped > 1%, p99 over objective",
+     "bound": "postgres+loadgen",
+     "steps": [
+      {
+       "offered": 60.0,
+       "p50": 1.701131,
+       "p99": 15.39666,
+       "p999": 19.45336110000002,
+       "cores": 1.2209377441860416,
+       "postgres": 2.090612720930299,
+       "delivered": 60.2,
+       "held": 3,
+       "runs": 3,
+       "href": "../raw/quick/java-spring-webflux--mixed--run1.json"
+      },
+      {
+       "offered": 100.0,
+       "p50": 1.98561,
+       "p99": 23.10043,
+       "p999": 27.482937000000007,
+       "cores": 1.2113406906187791,
+       "postgres": 1.9421379840319994,
+       "delivered": 100.2,
+       "held": 3,
+       "runs": 3,
+       "href": "../raw/quick/java-spring-webflux--mixed--run1.json"
+      },
+      {
+       "offered": 160.0,
+       "p50": 1.768678,
+       "p99": 24.568441,
+       "p999": 36.56066220000039,
+       "cores": 0.9628082059925155,
+       "postgres": 1.983094553058672,
+       "delivered": 160.2,
+       "held": 3,
+       "runs": 3,
+       "href": "../raw/quick/java-spring-webflux--mixed--run1.json"
+      },
+      {
+       "offered": 250.0,
+       "p50": 1.635541,
+       "p99": 42.167746,
+       "p999": 56.133894000000986,
+       "cores": 0.9761123133493159,
+       "postgres": 1.902154659472458,
+       "delivered": 250.2,
+       "held": 3,
+       "runs": 3,
+       "href": "../raw/quick/java-spring-webflux--mixed--run1.json"
+      },
+      {
+       "offered": 400.0,
+       "p50": 16.267174500000003,
+       "p99": 289.32099155000003,
+       "p999": 354.2323211300068,
+       "cores": 0.7220174584168403,
+       "postgres": 1.9445107895266511,
+       "delivered": 397.2,
+       "held": 0,
+       "runs": 3,
+       "href": "../raw/quick/java-spring-webflux--mixed--run1.json"
+      }
+     ],
+     "files": [
+      "../raw/quick/java-spring-webflux--mixed--run1.json",
+      "../raw/quick/java-spring-webflux--mixed--run2.json",
+      "../raw/quick/java-spring-webflux--mixed--run3.json"
+     ],
+     "failures": []
+    },
+    "heavy-body": {
+     "capacity": {
+      "value": 800.0,
+      "low": 500.0,
+      "high": 800.0,
+      "count": 3,
+      "of": "run",
+      "href": "../raw/quick/java-spring-webflux--heavy-body--run1.json"
+     },
+     "held_no_rate": false,
+     "p99": {
+      "value": 8.67362,
+      "low": 3.834568,
+      "high": 32.961032,
+      "count": 3,
+      "of": "run",
+      "href": "../raw/quick/java-spring-webflux--heavy-body--run1.json"
+     },
+     "cores": {
+      "value": 1.3484171928071844,
+      "low": 0.78354142057942,
+      "high": 2.74750812587411,
+      "count": 3,
+      "of": "run",
+      "href": "../raw/quick/java-spring-webflux--heavy-body--run1.json"
+     },
+     "postgres": {
+      "value": 0.4969978471528528,
+      "low": 0.33691626473531566,
+      "high": 0.7764157692307592,
+      "count": 3,
+      "of": "run",
+      "href": "../raw/quick/java-spring-webflux--heavy-body--run2.json"
+     },
+     "stopped": "delivered < 97%, dropped > 1%, p99 over objective",
+     "bound": "postgres+loadgen",
+     "steps": [
+      {
+       "offered": 80.0,
+       "p50": 2.819298,
+       "p99": 5.123692,
+       "p999": 7.737737200000081,
+       "cores": 1.7762520423940034,
+       "postgres": 0.6128398054861555,
+       "delivered": 80.2,
+       "held": 3,
+       "runs": 3,
+       "href": "../raw/quick/java-spring-webflux--heavy-body--run1.json"
+      },
+      {
+       "offered": 125.0,
+       "p50": 2.5720795,
+       "p99": 5.27094725,
+       "p999": 8.35194937500005,
+       "cores": 1.7072043099041672,
+       "postgres": 0.5646613194888657,
+       "delivered": 125.2,
+       "held": 3,
+       "runs": 3,
+       "href": "../raw/quick/java-spring-webflux--heavy-body--run1.json"
+      },
+      {
+       "offered": 200.0,
+       "p50": 2.109675,
+       "p99": 8.67362,
+       "p999": 14.104929000000132,
+       "cores": 1.3484171928071844,
+       "postgres": 0.4969978471528528,
+       "delivered": 200.2,
+       "held": 3,
+       "runs": 3,
+       "href": "../raw/quick/java-spring-webflux--heavy-body--run1.json"
+      },
+      {
+       "offered": 320.0,
+       "p50": 1.870208,
+       "p99": 11.025062,
+       "p999": 14.075596000000006,
+       "cores": 1.161186710805751,
+       "postgres": 0.42309779138040876,
+       "delivered": 320.2,
+       "held": 3,
+       "runs": 3,
+       "href": "../raw/quick/java-spring-webflux--heavy-body--run1.json"
+      },
+      {
+       "offered": 500.0,
+       "p50": 1.719445,
+       "p99": 15.292206,
+       "p999": 26.223491500000165,
+       "cores": 0.8235491399440181,
+       "postgres": 0.37479082207119935,
+       "delivered": 500.2,
+       "held": 3,
+       "runs": 3,
+       "href": "../raw/quick/java-spring-webflux--heavy-body--run1.json"
+      },
+      {
+       "offered": 800.0,
+       "p50": 2.825599,
+       "p99": 96.97562645999994,
+       "p999": 119.761976231,
+       "cores": 0.6917559942138388,
+       "postgres": 0.3529306085534505,
+       "delivered": 800.4,
+       "held": 2,
+       "runs": 3,
+       "href": "../raw/quick/java-spring-webflux--heavy-body--run1.json"
+      },
+      {
+       "offered": 1250.0,
+       "p50": 45.34794425,
+       "p99": 204.20791267999994,
+       "p999": 264.21633308100206,
+       "cores": 0.5810004062261924,
+       "postgres": 0.3120107145643942,
+       "delivered": 1136.5,
+       "held": 0,
+       "runs": 2,
+       "href": "../raw/quick/java-spring-webflux--heavy-body--run1.json"
+      }
+     ],
+     "files": [
+      "../raw/quick/java-spring-webflux--heavy-body--run1.json",
+      "../raw/quick/java-spring-webflux--heavy-body--run2.json",
+      "../raw/quick/java-spring-webflux--heavy-body--run3.json"
+     ],
+     "failures": []
+    },
+    "avatar": {
+     "capacity": {
+      "value": 12000.0,
+      "low": 12000.0,
+      "high": 12000.0,
+      "count": 3,
+      "of": "run",
+      "href": "../raw/quick/java-spring-webflux--avatar--run1.json"
+     },
+     "held_no_rate": false,
+     "p99": {
+      "value": 0.50152,
+      "low": 0.313176,
+      "high": 0.535515,
+      "count": 3,
+      "of": "run",
+      "href": "../raw/quick/java-spring-webflux--avatar--run2.json"
+     },
+     "cores": {
+      "value": 0.12142970100000028,
+      "low": 0.08348091548943656,
+      "high": 0.1389817870000023,
+      "count": 3,
+      "of": "run",
+      "href": "../raw/quick/java-spring-webflux--avatar--run2.json"
+     },
+     "postgres": {
+      "value": 0.0011844143017807382,
+      "low": 0.0005364933749945067,
+      "high": 0.0020085431249867725,
+      "count": 3,
+      "of": "run",
+      "href": "../raw/quick/java-spring-webflux--avatar--run3.json"
+     },
+     "stopped": "delivered < 97%, p99 over objective",
+     "bound": "app",
+     "steps": [
+      {
+       "offered": 800.0,
+       "p50": 0.19658899999999999,
+       "p99": 0.50152,
+       "p999": 2.343142,
+       "cores": 0.12142970100000028,
+       "postgres": 0.0011844143017807382,
+       "delivered": 799.8517540619874,
+       "held": 3,
+       "runs": 3,
+       "href": "../raw/quick/java-spring-webflux--avatar--run1.json"
+      },
+      {
+       "offered": 2000.0,
+       "p50": 0.183442,
+       "p99": 0.5163070000000001,
+       "p999": 1.824341,
+       "cores": 0.07385715776577727,
+       "postgres": 0.0003737913395718452,
+       "delivered": 1999.5888143906782,
+       "held": 3,
+       "runs": 3,
+       "href": "../raw/quick/java-spring-webflux--avatar--run1.json"
+      },
+      {
+       "offered": 5000.0,
+       "p50": 0.216546,
+       "p99": 0.724409,
+       "p999": 2.681806,
+       "cores": 0.05542625915554929,
+       "postgres": 0.00014320791247509747,
+       "delivered": 4998.692813583809,
+       "held": 3,
+       "runs": 3,
+       "href": "../raw/quick/java-spring-webflux--avatar--run1.json"
+      },
+      {
+       "offered": 12000.0,
+       "p50": 0.310602,
+       "p99": 1.603919,
+       "p999": 3.9620619999999995,
+       "cores": 0.039289094454722805,
+       "postgres": 6.499878321157507e-05,
+       "delivered": 11995.716755742767,
+       "held": 3,
+       "runs": 3,
+       "href": "../raw/quick/java-spring-webflux--avatar--run1.json"
+      },
+      {
+       "offered": 30000.0,
+       "p50": 0.8737280000000001,
+       "p99": 71.786926,
+       "p999": 84.873564,
+       "cores": 0.028963913190879313,
+       "postgres": 2.350534533846493e-05,
+       "delivered": 29976.059107469253,
+       "held": 0,
+       "runs": 3,
+       "href": "../raw/quick/java-spring-webflux--avatar--run1.json"
+      }
+     ],
+     "files": [
+      "../raw/quick/java-spring-webflux--avatar--run1.json",
+      "../raw/quick/java-spring-webflux--avatar--run2.json",
+      "../raw/quick/java-spring-webflux--avatar--run3.json"
      ],
      "failures": []
     }
@@ -1380,19 +4593,19 @@ window.BENCH_RESULTS = {
    "data_access": "pg 8.23 (Pool), plain SQL",
    "dialect": "api",
    "ceiling": false,
-   "relative": null,
+   "relative": 0.4843884136334891,
    "idle_mib": {
-    "value": 26.609375,
-    "low": 24.6953125,
-    "high": 33.87109375,
-    "count": 15,
+    "value": 81.302734375,
+    "low": 29.890625,
+    "high": 109.1875,
+    "count": 4,
     "of": "start",
-    "href": "../raw/quick/node-express--avatar--run2.json"
+    "href": "../raw/quick/node-express--read-heavy--run1.json"
    },
    "peak_mib": {
-    "value": 48.6171875,
-    "low": 47.08984375,
-    "high": 52.9375,
+    "value": 121.34765625,
+    "low": 73.96484375,
+    "high": 126.21484375,
     "count": 3,
     "of": "run",
     "href": "../raw/quick/node-express--read-heavy--run2.json"
@@ -1406,59 +4619,132 @@ window.BENCH_RESULTS = {
     "href": "../raw/quick-mem-ladder/node-express--avatar--mem64--run1.json"
    },
    "startup_s": {
-    "value": 0.4483241289999569,
-    "low": 0.33428091300083906,
-    "high": 0.46051357599935727,
-    "count": 15,
+    "value": 0.56387114449808,
+    "low": 0.4218555809999316,
+    "high": 0.6903136119999544,
+    "count": 4,
     "of": "start",
-    "href": "../raw/quick/node-express--avatar--run2.json"
+    "href": "../raw/quick/node-express--read-heavy--run1.json"
    },
    "steady_s": {
-    "value": null,
-    "low": null,
-    "high": null,
-    "count": 0,
+    "value": 27.3,
+    "low": 18.3,
+    "high": 35.2,
+    "count": 15,
     "of": "warm-up",
-    "href": null
+    "href": "../raw/quick/node-express--heavy-body--run1.json"
    },
    "scenarios": {
     "read-heavy": {
      "capacity": {
-      "value": null,
-      "low": null,
-      "high": null,
-      "count": 0,
+      "value": 270.0,
+      "low": 180.0,
+      "high": 270.0,
+      "count": 3,
       "of": "run",
-      "href": null
+      "href": "../raw/quick/node-express--read-heavy--run2.json"
      },
      "held_no_rate": false,
      "p99": {
-      "value": null,
-      "low": null,
-      "high": null,
-      "count": 0,
+      "value": 22.372328,
+      "low": 19.651524,
+      "high": 24.268976,
+      "count": 3,
       "of": "run",
-      "href": null
+      "href": "../raw/quick/node-express--read-heavy--run1.json"
      },
      "cores": {
-      "value": null,
-      "low": null,
-      "high": null,
-      "count": 0,
+      "value": 1.3323353277870227,
+      "low": 1.2270626738768722,
+      "high": 1.4108416372712165,
+      "count": 3,
       "of": "run",
-      "href": null
+      "href": "../raw/quick/node-express--read-heavy--run3.json"
      },
      "postgres": {
-      "value": null,
-      "low": null,
-      "high": null,
-      "count": 0,
+      "value": 3.507625582362543,
+      "low": 3.207999043261096,
+      "high": 3.5391938502494855,
+      "count": 3,
       "of": "run",
-      "href": null
+      "href": "../raw/quick/node-express--read-heavy--run3.json"
      },
-     "stopped": "\u2013",
-     "bound": "\u2013",
-     "steps": [],
+     "stopped": "delivered < 97%, dropped > 1%, p99 over objective",
+     "bound": "postgres+loadgen",
+     "steps": [
+      {
+       "offered": 50.0,
+       "p50": 3.236341,
+       "p99": 12.535845,
+       "p999": 15.44092750000007,
+       "cores": 1.533055175298804,
+       "postgres": 3.711087163346602,
+       "delivered": 50.2,
+       "held": 3,
+       "runs": 3,
+       "href": "../raw/quick/node-express--read-heavy--run1.json"
+      },
+      {
+       "offered": 80.0,
+       "p50": 6.381264,
+       "p99": 13.583366,
+       "p999": 21.06740920000006,
+       "cores": 1.5287519052369076,
+       "postgres": 4.1190140349127455,
+       "delivered": 80.2,
+       "held": 3,
+       "runs": 3,
+       "href": "../raw/quick/node-express--read-heavy--run1.json"
+      },
+      {
+       "offered": 120.0,
+       "p50": 5.522296,
+       "p99": 22.372328,
+       "p999": 33.86273820000007,
+       "cores": 1.3323353277870227,
+       "postgres": 3.507625582362543,
+       "delivered": 120.2,
+       "held": 3,
+       "runs": 3,
+       "href": "../raw/quick/node-express--read-heavy--run1.json"
+      },
+      {
+       "offered": 180.0,
+       "p50": 6.549162,
+       "p99": 40.243355,
+       "p999": 54.55784000000083,
+       "cores": 1.1407648790233067,
+       "postgres": 3.363671917869022,
+       "delivered": 180.2,
+       "held": 3,
+       "runs": 3,
+       "href": "../raw/quick/node-express--read-heavy--run1.json"
+      },
+      {
+       "offered": 270.0,
+       "p50": 19.611494,
+       "p99": 104.9029645,
+       "p999": 140.2484921500007,
+       "cores": 0.9304148475203545,
+       "postgres": 3.062967642487068,
+       "delivered": 270.2,
+       "held": 2,
+       "runs": 3,
+       "href": "../raw/quick/node-express--read-heavy--run1.json"
+      },
+      {
+       "offered": 400.0,
+       "p50": 426.98298125,
+       "p99": 981.8424720849998,
+       "p999": 1081.3206391110002,
+       "cores": 0.8867070283065259,
+       "postgres": 2.7568005092814354,
+       "delivered": 349.70000000000005,
+       "held": 0,
+       "runs": 2,
+       "href": "../raw/quick/node-express--read-heavy--run2.json"
+      }
+     ],
      "files": [
       "../raw/quick/node-express--read-heavy--run1.json",
       "../raw/quick/node-express--read-heavy--run2.json",
@@ -1468,41 +4754,150 @@ window.BENCH_RESULTS = {
     },
     "join-filter": {
      "capacity": {
-      "value": null,
-      "low": null,
-      "high": null,
-      "count": 0,
+      "value": 1000.0,
+      "low": 1000.0,
+      "high": 1600.0,
+      "count": 3,
       "of": "run",
-      "href": null
+      "href": "../raw/quick/node-express--join-filter--run1.json"
      },
      "held_no_rate": false,
      "p99": {
-      "value": null,
-      "low": null,
-      "high": null,
-      "count": 0,
+      "value": 7.0649375,
+      "low": 5.577296970000001,
+      "high": 8.6505255,
+      "count": 3,
       "of": "run",
-      "href": null
+      "href": "../raw/quick/node-express--join-filter--run1.json"
      },
      "cores": {
-      "value": null,
-      "low": null,
-      "high": null,
-      "count": 0,
+      "value": 0.9298456211031165,
+      "low": 0.7311407004792351,
+      "high": 1.0016169168665043,
+      "count": 3,
       "of": "run",
-      "href": null
+      "href": "../raw/quick/node-express--join-filter--run2.json"
      },
      "postgres": {
-      "value": null,
-      "low": null,
-      "high": null,
-      "count": 0,
+      "value": 0.34171294648564426,
+      "low": 0.32796012150280934,
+      "high": 0.34455121502794095,
+      "count": 3,
       "of": "run",
-      "href": null
+      "href": "../raw/quick/node-express--join-filter--run3.json"
      },
-     "stopped": "\u2013",
-     "bound": "\u2013",
-     "steps": [],
+     "stopped": "delivered < 97%, dropped > 1%, p99 over objective",
+     "bound": "app, postgres+loadgen",
+     "steps": [
+      {
+       "offered": 60.0,
+       "p50": 1.685414,
+       "p99": 3.393123,
+       "p999": 8.433809700000111,
+       "cores": 1.3043237176079732,
+       "postgres": 0.4338060265781013,
+       "delivered": 60.2,
+       "held": 3,
+       "runs": 3,
+       "href": "../raw/quick/node-express--join-filter--run1.json"
+      },
+      {
+       "offered": 100.0,
+       "p50": 1.717862,
+       "p99": 5.245636,
+       "p999": 16.3611060000009,
+       "cores": 1.3007988023952035,
+       "postgres": 0.49484887025943486,
+       "delivered": 100.2,
+       "held": 3,
+       "runs": 3,
+       "href": "../raw/quick/node-express--join-filter--run1.json"
+      },
+      {
+       "offered": 160.0,
+       "p50": 1.389405,
+       "p99": 4.330986,
+       "p999": 14.887999600000004,
+       "cores": 1.0495055892634193,
+       "postgres": 0.3999663657928539,
+       "delivered": 160.2,
+       "held": 3,
+       "runs": 3,
+       "href": "../raw/quick/node-express--join-filter--run1.json"
+      },
+      {
+       "offered": 250.0,
+       "p50": 1.261114,
+       "p99": 7.0649375,
+       "p999": 15.47616375000031,
+       "cores": 0.9298456211031165,
+       "postgres": 0.34171294648564426,
+       "delivered": 250.2,
+       "held": 3,
+       "runs": 3,
+       "href": "../raw/quick/node-express--join-filter--run1.json"
+      },
+      {
+       "offered": 400.0,
+       "p50": 1.001038,
+       "p99": 9.001036,
+       "p999": 22.021556000000256,
+       "cores": 0.6954968790604694,
+       "postgres": 0.2822126891554229,
+       "delivered": 400.2,
+       "held": 3,
+       "runs": 3,
+       "href": "../raw/quick/node-express--join-filter--run1.json"
+      },
+      {
+       "offered": 630.0,
+       "p50": 0.884364,
+       "p99": 12.0409085,
+       "p999": 27.443293050000097,
+       "cores": 0.5821335150745792,
+       "postgres": 0.22567452523008513,
+       "delivered": 630.2,
+       "held": 3,
+       "runs": 3,
+       "href": "../raw/quick/node-express--join-filter--run1.json"
+      },
+      {
+       "offered": 1000.0,
+       "p50": 1.118628,
+       "p99": 28.643607250000002,
+       "p999": 42.903757935000186,
+       "cores": 0.5647985870696562,
+       "postgres": 0.23830480564450573,
+       "delivered": 1000.2,
+       "held": 3,
+       "runs": 3,
+       "href": "../raw/quick/node-express--join-filter--run1.json"
+      },
+      {
+       "offered": 1600.0,
+       "p50": 9.826884,
+       "p99": 115.76650503999993,
+       "p999": 152.41185032400026,
+       "cores": 0.5108193721251723,
+       "postgres": 0.22726559469649038,
+       "delivered": 1591.4,
+       "held": 1,
+       "runs": 3,
+       "href": "../raw/quick/node-express--join-filter--run1.json"
+      },
+      {
+       "offered": 2500.0,
+       "p50": 162.1085965,
+       "p99": 419.56506123999986,
+       "p999": 445.7150083260008,
+       "cores": 0.5290537104304989,
+       "postgres": 0.19908649582351517,
+       "delivered": 1867.6,
+       "held": 0,
+       "runs": 1,
+       "href": "../raw/quick/node-express--join-filter--run3.json"
+      }
+     ],
      "files": [
       "../raw/quick/node-express--join-filter--run1.json",
       "../raw/quick/node-express--join-filter--run2.json",
@@ -1512,41 +4907,114 @@ window.BENCH_RESULTS = {
     },
     "mixed": {
      "capacity": {
-      "value": null,
-      "low": null,
-      "high": null,
-      "count": 0,
+      "value": 400.0,
+      "low": 250.0,
+      "high": 400.0,
+      "count": 3,
       "of": "run",
-      "href": null
+      "href": "../raw/quick/node-express--mixed--run1.json"
      },
      "held_no_rate": false,
      "p99": {
-      "value": null,
-      "low": null,
-      "high": null,
-      "count": 0,
+      "value": 23.154956,
+      "low": 16.087898,
+      "high": 36.478179,
+      "count": 3,
       "of": "run",
-      "href": null
+      "href": "../raw/quick/node-express--mixed--run1.json"
      },
      "cores": {
-      "value": null,
-      "low": null,
-      "high": null,
-      "count": 0,
+      "value": 1.0319948164794022,
+      "low": 0.6320422559300894,
+      "high": 1.071933913857677,
+      "count": 3,
       "of": "run",
-      "href": null
+      "href": "../raw/quick/node-express--mixed--run1.json"
      },
      "postgres": {
-      "value": null,
-      "low": null,
-      "high": null,
-      "count": 0,
+      "value": 1.7100767727840314,
+      "low": 1.3597115393256902,
+      "high": 2.052917033707847,
+      "count": 3,
       "of": "run",
-      "href": null
+      "href": "../raw/quick/node-express--mixed--run1.json"
      },
-     "stopped": "\u2013",
-     "bound": "\u2013",
-     "steps": [],
+     "stopped": "delivered < 97%, dropped > 1%, p99 over objective",
+     "bound": "postgres+loadgen",
+     "steps": [
+      {
+       "offered": 60.0,
+       "p50": 1.587087,
+       "p99": 11.28541,
+       "p999": 11.877688100000013,
+       "cores": 1.204088345514959,
+       "postgres": 1.632455033222566,
+       "delivered": 60.2,
+       "held": 3,
+       "runs": 3,
+       "href": "../raw/quick/node-express--mixed--run1.json"
+      },
+      {
+       "offered": 100.0,
+       "p50": 1.459423,
+       "p99": 17.214112,
+       "p999": 26.153301000000223,
+       "cores": 1.0528111317365312,
+       "postgres": 1.660335143712442,
+       "delivered": 100.2,
+       "held": 3,
+       "runs": 3,
+       "href": "../raw/quick/node-express--mixed--run1.json"
+      },
+      {
+       "offered": 160.0,
+       "p50": 1.664404,
+       "p99": 23.154956,
+       "p999": 31.77942740000002,
+       "cores": 1.0319948164794022,
+       "postgres": 1.7100767727840314,
+       "delivered": 160.2,
+       "held": 3,
+       "runs": 3,
+       "href": "../raw/quick/node-express--mixed--run1.json"
+      },
+      {
+       "offered": 250.0,
+       "p50": 1.704457,
+       "p99": 46.397811000000004,
+       "p999": 62.164098250000244,
+       "cores": 0.8665801734612303,
+       "postgres": 1.7088744148681643,
+       "delivered": 250.2,
+       "held": 3,
+       "runs": 3,
+       "href": "../raw/quick/node-express--mixed--run1.json"
+      },
+      {
+       "offered": 400.0,
+       "p50": 10.623608,
+       "p99": 162.790612,
+       "p999": 194.30540000000087,
+       "cores": 0.6640472333500254,
+       "postgres": 1.7540241418580556,
+       "delivered": 400.2,
+       "held": 2,
+       "runs": 3,
+       "href": "../raw/quick/node-express--mixed--run1.json"
+      },
+      {
+       "offered": 630.0,
+       "p50": 237.88353949999998,
+       "p99": 647.6714735599999,
+       "p999": 795.4813748630098,
+       "cores": 0.652810610651657,
+       "postgres": 1.90562976330642,
+       "delivered": 450.4,
+       "held": 0,
+       "runs": 2,
+       "href": "../raw/quick/node-express--mixed--run1.json"
+      }
+     ],
      "files": [
       "../raw/quick/node-express--mixed--run1.json",
       "../raw/quick/node-express--mixed--run2.json",
@@ -1556,41 +5024,126 @@ window.BENCH_RESULTS = {
     },
     "heavy-body": {
      "capacity": {
-      "value": null,
-      "low": null,
-      "high": null,
-      "count": 0,
+      "value": 800.0,
+      "low": 800.0,
+      "high": 800.0,
+      "count": 3,
       "of": "run",
-      "href": null
+      "href": "../raw/quick/node-express--heavy-body--run1.json"
      },
      "held_no_rate": false,
      "p99": {
-      "value": null,
-      "low": null,
-      "high": null,
-      "count": 0,
+      "value": 9.10448,
+      "low": 4.469662,
+      "high": 11.601991,
+      "count": 3,
       "of": "run",
-      "href": null
+      "href": "../raw/quick/node-express--heavy-body--run2.json"
      },
      "cores": {
-      "value": null,
-      "low": null,
-      "high": null,
-      "count": 0,
+      "value": 0.7669366813186801,
+      "low": 0.7136389830169829,
+      "high": 1.0321159000998983,
+      "count": 3,
       "of": "run",
-      "href": null
+      "href": "../raw/quick/node-express--heavy-body--run3.json"
      },
      "postgres": {
-      "value": null,
-      "low": null,
-      "high": null,
-      "count": 0,
+      "value": 0.36644187612387646,
+      "low": 0.2932868861138955,
+      "high": 0.4438061268731642,
+      "count": 3,
       "of": "run",
-      "href": null
+      "href": "../raw/quick/node-express--heavy-body--run1.json"
      },
-     "stopped": "\u2013",
-     "bound": "\u2013",
-     "steps": [],
+     "stopped": "dropped > 1%, p99 over objective, delivered < 97%",
+     "bound": "postgres+loadgen",
+     "steps": [
+      {
+       "offered": 80.0,
+       "p50": 2.030678,
+       "p99": 4.184819,
+       "p999": 7.351482800000023,
+       "cores": 1.2100204638403989,
+       "postgres": 0.5706119127182048,
+       "delivered": 80.2,
+       "held": 3,
+       "runs": 3,
+       "href": "../raw/quick/node-express--heavy-body--run1.json"
+      },
+      {
+       "offered": 125.0,
+       "p50": 1.5317815000000001,
+       "p99": 5.41271625,
+       "p999": 13.859156875000007,
+       "cores": 0.9438233338658144,
+       "postgres": 0.47067752396166135,
+       "delivered": 125.2,
+       "held": 3,
+       "runs": 3,
+       "href": "../raw/quick/node-express--heavy-body--run1.json"
+      },
+      {
+       "offered": 200.0,
+       "p50": 1.149108,
+       "p99": 9.10448,
+       "p999": 30.09433300000039,
+       "cores": 0.7669366813186801,
+       "postgres": 0.36644187612387646,
+       "delivered": 200.2,
+       "held": 3,
+       "runs": 3,
+       "href": "../raw/quick/node-express--heavy-body--run1.json"
+      },
+      {
+       "offered": 320.0,
+       "p50": 1.123049,
+       "p99": 11.865593,
+       "p999": 25.899987000000458,
+       "cores": 0.7288813335415391,
+       "postgres": 0.30367210555903434,
+       "delivered": 320.2,
+       "held": 3,
+       "runs": 3,
+       "href": "../raw/quick/node-express--heavy-body--run1.json"
+      },
+      {
+       "offered": 500.0,
+       "p50": 1.064592,
+       "p99": 20.758178,
+       "p999": 35.57873750000757,
+       "cores": 0.6240774146341468,
+       "postgres": 0.2883634742103204,
+       "delivered": 500.2,
+       "held": 3,
+       "runs": 3,
+       "href": "../raw/quick/node-express--heavy-body--run1.json"
+      },
+      {
+       "offered": 800.0,
+       "p50": 1.334643,
+       "p99": 51.182681,
+       "p999": 84.96076800000222,
+       "cores": 0.5561179480129953,
+       "postgres": 0.2716887065733566,
+       "delivered": 800.2,
+       "held": 3,
+       "runs": 3,
+       "href": "../raw/quick/node-express--heavy-body--run1.json"
+      },
+      {
+       "offered": 1250.0,
+       "p50": 19.320312,
+       "p99": 177.3938234099999,
+       "p999": 240.36450527200597,
+       "cores": 0.4772895965965972,
+       "postgres": 0.25370847897897364,
+       "delivered": 1198.8,
+       "held": 0,
+       "runs": 3,
+       "href": "../raw/quick/node-express--heavy-body--run1.json"
+      }
+     ],
      "files": [
       "../raw/quick/node-express--heavy-body--run1.json",
       "../raw/quick/node-express--heavy-body--run2.json",
@@ -1600,41 +5153,66 @@ window.BENCH_RESULTS = {
     },
     "avatar": {
      "capacity": {
-      "value": null,
-      "low": null,
-      "high": null,
-      "count": 0,
+      "value": 800.0,
+      "low": 800.0,
+      "high": 800.0,
+      "count": 3,
       "of": "run",
-      "href": null
+      "href": "../raw/quick/node-express--avatar--run1.json"
      },
      "held_no_rate": false,
      "p99": {
-      "value": null,
-      "low": null,
-      "high": null,
-      "count": 0,
+      "value": 7.562569,
+      "low": 6.477781,
+      "high": 8.330265,
+      "count": 3,
       "of": "run",
-      "href": null
+      "href": "../raw/quick/node-express--avatar--run1.json"
      },
      "cores": {
-      "value": null,
-      "low": null,
-      "high": null,
-      "count": 0,
+      "value": 0.25392363845480687,
+      "low": 0.2114143641249999,
+      "high": 0.2737119778749992,
+      "count": 3,
       "of": "run",
-      "href": null
+      "href": "../raw/quick/node-express--avatar--run1.json"
      },
      "postgres": {
-      "value": null,
-      "low": null,
-      "high": null,
-      "count": 0,
+      "value": 0.0012796173750047046,
+      "low": 0.0007603083749927464,
+      "high": 0.004822989248655958,
+      "count": 3,
       "of": "run",
-      "href": null
+      "href": "../raw/quick/node-express--avatar--run2.json"
      },
-     "stopped": "\u2013",
-     "bound": "\u2013",
-     "steps": [],
+     "stopped": "p99 over objective",
+     "bound": "none at 90%",
+     "steps": [
+      {
+       "offered": 800.0,
+       "p50": 0.259245,
+       "p99": 7.562569,
+       "p999": 17.565023,
+       "cores": 0.25392363845480687,
+       "postgres": 0.0012796173750047046,
+       "delivered": 799.8819471831555,
+       "held": 3,
+       "runs": 3,
+       "href": "../raw/quick/node-express--avatar--run1.json"
+      },
+      {
+       "offered": 2000.0,
+       "p50": 0.359614,
+       "p99": 16.765986,
+       "p999": 23.14847,
+       "cores": 0.21935287853177982,
+       "postgres": 0.00012166064909735288,
+       "delivered": 1999.5000819838028,
+       "held": 0,
+       "runs": 3,
+       "href": "../raw/quick/node-express--avatar--run1.json"
+      }
+     ],
      "files": [
       "../raw/quick/node-express--avatar--run1.json",
       "../raw/quick/node-express--avatar--run2.json",
@@ -1653,22 +5231,22 @@ window.BENCH_RESULTS = {
    "data_access": "SQLAlchemy 2.1 async ORM on asyncpg 0.32",
    "dialect": "api",
    "ceiling": false,
-   "relative": null,
+   "relative": 0.3670977715849854,
    "idle_mib": {
-    "value": 77.22265625,
-    "low": 77.140625,
-    "high": 77.94921875,
-    "count": 15,
+    "value": 151.45703125,
+    "low": 99.7890625,
+    "high": 159.75390625,
+    "count": 3,
     "of": "start",
-    "href": "../raw/quick/python-fastapi--mixed--run1.json"
+    "href": "../raw/quick/python-fastapi--read-heavy--run2.json"
    },
    "peak_mib": {
-    "value": 103.84375,
-    "low": 102.0859375,
-    "high": 105.37890625,
+    "value": 169.703125,
+    "low": 122.10546875,
+    "high": 179.12109375,
     "count": 3,
     "of": "run",
-    "href": "../raw/quick/python-fastapi--read-heavy--run3.json"
+    "href": "../raw/quick/python-fastapi--read-heavy--run2.json"
    },
    "smallest_cap_mib": {
     "value": 128.0,
@@ -1679,59 +5257,132 @@ window.BENCH_RESULTS = {
     "href": "../raw/quick-mem-ladder/python-fastapi--avatar--mem128--run1.json"
    },
    "startup_s": {
-    "value": 0.6738350149971666,
-    "low": 0.6644215880005504,
-    "high": 0.7885375089972513,
-    "count": 15,
+    "value": 0.8789934450014698,
+    "low": 0.7704799950000734,
+    "high": 0.9710890220003421,
+    "count": 3,
     "of": "start",
-    "href": "../raw/quick/python-fastapi--mixed--run3.json"
+    "href": "../raw/quick/python-fastapi--read-heavy--run3.json"
    },
    "steady_s": {
-    "value": null,
-    "low": null,
-    "high": null,
-    "count": 0,
+    "value": 21.1,
+    "low": 18.2,
+    "high": 42.4,
+    "count": 15,
     "of": "warm-up",
-    "href": null
+    "href": "../raw/quick/python-fastapi--avatar--run2.json"
    },
    "scenarios": {
     "read-heavy": {
      "capacity": {
-      "value": null,
-      "low": null,
-      "high": null,
-      "count": 0,
+      "value": 270.0,
+      "low": 270.0,
+      "high": 270.0,
+      "count": 3,
       "of": "run",
-      "href": null
+      "href": "../raw/quick/python-fastapi--read-heavy--run1.json"
      },
      "held_no_rate": false,
      "p99": {
-      "value": null,
-      "low": null,
-      "high": null,
-      "count": 0,
+      "value": 19.654038,
+      "low": 16.41874,
+      "high": 25.997404,
+      "count": 3,
       "of": "run",
-      "href": null
+      "href": "../raw/quick/python-fastapi--read-heavy--run2.json"
      },
      "cores": {
-      "value": null,
-      "low": null,
-      "high": null,
-      "count": 0,
+      "value": 3.033454675540764,
+      "low": 2.4284583094841916,
+      "high": 3.3493552396006665,
+      "count": 3,
       "of": "run",
-      "href": null
+      "href": "../raw/quick/python-fastapi--read-heavy--run1.json"
      },
      "postgres": {
-      "value": null,
-      "low": null,
-      "high": null,
-      "count": 0,
+      "value": 3.0779190183028855,
+      "low": 3.010138474209635,
+      "high": 3.155154307820305,
+      "count": 3,
       "of": "run",
-      "href": null
+      "href": "../raw/quick/python-fastapi--read-heavy--run2.json"
      },
-     "stopped": "\u2013",
-     "bound": "\u2013",
-     "steps": [],
+     "stopped": "delivered < 97%, dropped > 1%, p99 over objective",
+     "bound": "postgres+loadgen",
+     "steps": [
+      {
+       "offered": 50.0,
+       "p50": 7.919889,
+       "p99": 13.9741565,
+       "p999": 16.21799850000005,
+       "cores": 3.7134931752988165,
+       "postgres": 3.224779796813025,
+       "delivered": 50.2,
+       "held": 3,
+       "runs": 3,
+       "href": "../raw/quick/python-fastapi--read-heavy--run1.json"
+      },
+      {
+       "offered": 80.0,
+       "p50": 8.003684,
+       "p99": 13.466492,
+       "p999": 15.279290400000033,
+       "cores": 3.560276561097259,
+       "postgres": 3.134314311720696,
+       "delivered": 80.2,
+       "held": 3,
+       "runs": 3,
+       "href": "../raw/quick/python-fastapi--read-heavy--run1.json"
+      },
+      {
+       "offered": 120.0,
+       "p50": 6.894136,
+       "p99": 19.654038,
+       "p999": 23.69051760000032,
+       "cores": 3.033454675540764,
+       "postgres": 3.0779190183028855,
+       "delivered": 120.2,
+       "held": 3,
+       "runs": 3,
+       "href": "../raw/quick/python-fastapi--read-heavy--run1.json"
+      },
+      {
+       "offered": 180.0,
+       "p50": 9.388372,
+       "p99": 52.036651,
+       "p999": 88.14613730000026,
+       "cores": 2.8931807624861268,
+       "postgres": 3.1870474583795008,
+       "delivered": 180.2,
+       "held": 3,
+       "runs": 3,
+       "href": "../raw/quick/python-fastapi--read-heavy--run1.json"
+      },
+      {
+       "offered": 270.0,
+       "p50": 19.580898,
+       "p99": 94.7670315,
+       "p999": 109.58147775000081,
+       "cores": 2.323015831976314,
+       "postgres": 2.9056471199111775,
+       "delivered": 270.2,
+       "held": 3,
+       "runs": 3,
+       "href": "../raw/quick/python-fastapi--read-heavy--run1.json"
+      },
+      {
+       "offered": 400.0,
+       "p50": 641.799075,
+       "p99": 1256.1114138000007,
+       "p999": 1564.6956515280121,
+       "cores": 2.316887310344828,
+       "postgres": 2.734080700972038,
+       "delivered": 348.2,
+       "held": 0,
+       "runs": 3,
+       "href": "../raw/quick/python-fastapi--read-heavy--run1.json"
+      }
+     ],
      "files": [
       "../raw/quick/python-fastapi--read-heavy--run1.json",
       "../raw/quick/python-fastapi--read-heavy--run2.json",
@@ -1741,41 +5392,114 @@ window.BENCH_RESULTS = {
     },
     "join-filter": {
      "capacity": {
-      "value": null,
-      "low": null,
-      "high": null,
-      "count": 0,
+      "value": 400.0,
+      "low": 250.0,
+      "high": 400.0,
+      "count": 3,
       "of": "run",
-      "href": null
+      "href": "../raw/quick/python-fastapi--join-filter--run2.json"
      },
      "held_no_rate": false,
      "p99": {
-      "value": null,
-      "low": null,
-      "high": null,
-      "count": 0,
+      "value": 8.948200499999999,
+      "low": 5.358884,
+      "high": 9.842201800000009,
+      "count": 3,
       "of": "run",
-      "href": null
+      "href": "../raw/quick/python-fastapi--join-filter--run2.json"
      },
      "cores": {
-      "value": null,
-      "low": null,
-      "high": null,
-      "count": 0,
+      "value": 2.525647071086261,
+      "low": 1.6824989608313397,
+      "high": 2.823127932054359,
+      "count": 3,
       "of": "run",
-      "href": null
+      "href": "../raw/quick/python-fastapi--join-filter--run1.json"
      },
      "postgres": {
-      "value": null,
-      "low": null,
-      "high": null,
-      "count": 0,
+      "value": 0.392098712460063,
+      "low": 0.27444625819346885,
+      "high": 0.40499651878500087,
+      "count": 3,
       "of": "run",
-      "href": null
+      "href": "../raw/quick/python-fastapi--join-filter--run1.json"
      },
-     "stopped": "\u2013",
-     "bound": "\u2013",
-     "steps": [],
+     "stopped": "p99 over objective, delivered < 97%, dropped > 1%",
+     "bound": "app",
+     "steps": [
+      {
+       "offered": 60.0,
+       "p50": 4.288263,
+       "p99": 6.788784,
+       "p999": 8.265791000000048,
+       "cores": 3.692973152823903,
+       "postgres": 0.451645813953476,
+       "delivered": 60.2,
+       "held": 3,
+       "runs": 3,
+       "href": "../raw/quick/python-fastapi--join-filter--run1.json"
+      },
+      {
+       "offered": 100.0,
+       "p50": 4.321372,
+       "p99": 6.658164,
+       "p999": 8.912454500000033,
+       "cores": 3.684539670658679,
+       "postgres": 0.44408836726539747,
+       "delivered": 100.2,
+       "held": 3,
+       "runs": 3,
+       "href": "../raw/quick/python-fastapi--join-filter--run1.json"
+      },
+      {
+       "offered": 160.0,
+       "p50": 3.39777,
+       "p99": 6.462904,
+       "p999": 9.316348200000057,
+       "cores": 2.9116093245942545,
+       "postgres": 0.4064953483146112,
+       "delivered": 160.2,
+       "held": 3,
+       "runs": 3,
+       "href": "../raw/quick/python-fastapi--join-filter--run1.json"
+      },
+      {
+       "offered": 250.0,
+       "p50": 3.182149,
+       "p99": 8.948200499999999,
+       "p999": 12.246908000000172,
+       "cores": 2.525647071086261,
+       "postgres": 0.392098712460063,
+       "delivered": 250.2,
+       "held": 3,
+       "runs": 3,
+       "href": "../raw/quick/python-fastapi--join-filter--run1.json"
+      },
+      {
+       "offered": 400.0,
+       "p50": 3.542274,
+       "p99": 68.003008,
+       "p999": 115.73061500000107,
+       "cores": 2.129326950024986,
+       "postgres": 0.3781800694652497,
+       "delivered": 400.2,
+       "held": 2,
+       "runs": 3,
+       "href": "../raw/quick/python-fastapi--join-filter--run1.json"
+      },
+      {
+       "offered": 630.0,
+       "p50": 264.4343005,
+       "p99": 547.9089532800001,
+       "p999": 705.3676891400116,
+       "cores": 1.9707483201720772,
+       "postgres": 0.32664011637040014,
+       "delivered": 525.8,
+       "held": 0,
+       "runs": 2,
+       "href": "../raw/quick/python-fastapi--join-filter--run2.json"
+      }
+     ],
      "files": [
       "../raw/quick/python-fastapi--join-filter--run1.json",
       "../raw/quick/python-fastapi--join-filter--run2.json",
@@ -1785,41 +5509,114 @@ window.BENCH_RESULTS = {
     },
     "mixed": {
      "capacity": {
-      "value": null,
-      "low": null,
-      "high": null,
-      "count": 0,
+      "value": 250.0,
+      "low": 250.0,
+      "high": 400.0,
+      "count": 3,
       "of": "run",
-      "href": null
+      "href": "../raw/quick/python-fastapi--mixed--run1.json"
      },
      "held_no_rate": false,
      "p99": {
-      "value": null,
-      "low": null,
-      "high": null,
-      "count": 0,
+      "value": 36.111955,
+      "low": 17.503862,
+      "high": 39.217831,
+      "count": 3,
       "of": "run",
-      "href": null
+      "href": "../raw/quick/python-fastapi--mixed--run1.json"
      },
      "cores": {
-      "value": null,
-      "low": null,
-      "high": null,
-      "count": 0,
+      "value": 2.341582469413232,
+      "low": 1.8548266142322087,
+      "high": 3.1648002147315806,
+      "count": 3,
       "of": "run",
-      "href": null
+      "href": "../raw/quick/python-fastapi--mixed--run1.json"
      },
      "postgres": {
-      "value": null,
-      "low": null,
-      "high": null,
-      "count": 0,
+      "value": 1.8176905455680405,
+      "low": 1.5430223970035124,
+      "high": 2.131077896379434,
+      "count": 3,
       "of": "run",
-      "href": null
+      "href": "../raw/quick/python-fastapi--mixed--run1.json"
      },
-     "stopped": "\u2013",
-     "bound": "\u2013",
-     "steps": [],
+     "stopped": "p99 over objective, dropped > 1%, delivered < 97%",
+     "bound": "postgres+loadgen",
+     "steps": [
+      {
+       "offered": 60.0,
+       "p50": 3.654681,
+       "p99": 17.3949,
+       "p999": 21.014717100000098,
+       "cores": 3.1759234784053216,
+       "postgres": 1.770567322259287,
+       "delivered": 60.2,
+       "held": 3,
+       "runs": 3,
+       "href": "../raw/quick/python-fastapi--mixed--run1.json"
+      },
+      {
+       "offered": 100.0,
+       "p50": 3.042532,
+       "p99": 14.190007,
+       "p999": 18.8097080000002,
+       "cores": 2.475015766467075,
+       "postgres": 1.4298274670659294,
+       "delivered": 100.2,
+       "held": 3,
+       "runs": 3,
+       "href": "../raw/quick/python-fastapi--mixed--run1.json"
+      },
+      {
+       "offered": 160.0,
+       "p50": 3.147558,
+       "p99": 36.111955,
+       "p999": 59.11971460000015,
+       "cores": 2.341582469413232,
+       "postgres": 1.8176905455680405,
+       "delivered": 160.2,
+       "held": 3,
+       "runs": 3,
+       "href": "../raw/quick/python-fastapi--mixed--run1.json"
+      },
+      {
+       "offered": 250.0,
+       "p50": 3.771505,
+       "p99": 59.1169375,
+       "p999": 98.17642550000278,
+       "cores": 2.014563005595522,
+       "postgres": 1.8831985083933331,
+       "delivered": 250.2,
+       "held": 3,
+       "runs": 3,
+       "href": "../raw/quick/python-fastapi--mixed--run1.json"
+      },
+      {
+       "offered": 400.0,
+       "p50": 21.826607,
+       "p99": 262.00085412000004,
+       "p999": 305.1282562400062,
+       "cores": 1.8032758549118437,
+       "postgres": 1.7744857051087273,
+       "delivered": 397.0,
+       "held": 1,
+       "runs": 3,
+       "href": "../raw/quick/python-fastapi--mixed--run1.json"
+      },
+      {
+       "offered": 630.0,
+       "p50": 290.6452045,
+       "p99": 1109.6262031499994,
+       "p999": 1383.85279008,
+       "cores": 1.5748174564666093,
+       "postgres": 1.6432492679628292,
+       "delivered": 473.2,
+       "held": 0,
+       "runs": 1,
+       "href": "../raw/quick/python-fastapi--mixed--run3.json"
+      }
+     ],
      "files": [
       "../raw/quick/python-fastapi--mixed--run1.json",
       "../raw/quick/python-fastapi--mixed--run2.json",
@@ -1829,41 +5626,114 @@ window.BENCH_RESULTS = {
     },
     "heavy-body": {
      "capacity": {
-      "value": null,
-      "low": null,
-      "high": null,
-      "count": 0,
+      "value": 320.0,
+      "low": 200.0,
+      "high": 500.0,
+      "count": 3,
       "of": "run",
-      "href": null
+      "href": "../raw/quick/python-fastapi--heavy-body--run1.json"
      },
      "held_no_rate": false,
      "p99": {
-      "value": null,
-      "low": null,
-      "high": null,
-      "count": 0,
+      "value": 9.741296,
+      "low": 7.592633,
+      "high": 10.432414,
+      "count": 3,
       "of": "run",
-      "href": null
+      "href": "../raw/quick/python-fastapi--heavy-body--run2.json"
      },
      "cores": {
-      "value": null,
-      "low": null,
-      "high": null,
-      "count": 0,
+      "value": 2.898224438561434,
+      "low": 2.3532321988011935,
+      "high": 2.900500122877119,
+      "count": 3,
       "of": "run",
-      "href": null
+      "href": "../raw/quick/python-fastapi--heavy-body--run1.json"
      },
      "postgres": {
-      "value": null,
-      "low": null,
-      "high": null,
-      "count": 0,
+      "value": 0.5521114805194823,
+      "low": 0.4967697902098611,
+      "high": 0.6780080049949518,
+      "count": 3,
       "of": "run",
-      "href": null
+      "href": "../raw/quick/python-fastapi--heavy-body--run1.json"
      },
-     "stopped": "\u2013",
-     "bound": "\u2013",
-     "steps": [],
+     "stopped": "delivered < 97%, dropped > 1%, p99 over objective",
+     "bound": "app",
+     "steps": [
+      {
+       "offered": 80.0,
+       "p50": 4.20547,
+       "p99": 9.317647,
+       "p999": 30.026739800000282,
+       "cores": 3.5153535137157124,
+       "postgres": 0.6966476658353877,
+       "delivered": 80.2,
+       "held": 3,
+       "runs": 3,
+       "href": "../raw/quick/python-fastapi--heavy-body--run1.json"
+      },
+      {
+       "offered": 125.0,
+       "p50": 3.7264125000000003,
+       "p99": 7.915705749999999,
+       "p999": 10.770854750000096,
+       "cores": 3.094936448881788,
+       "postgres": 0.5661482987220463,
+       "delivered": 125.2,
+       "held": 3,
+       "runs": 3,
+       "href": "../raw/quick/python-fastapi--heavy-body--run1.json"
+      },
+      {
+       "offered": 200.0,
+       "p50": 3.642403,
+       "p99": 9.741296,
+       "p999": 12.583490000000296,
+       "cores": 2.898224438561434,
+       "postgres": 0.5521114805194823,
+       "delivered": 200.2,
+       "held": 3,
+       "runs": 3,
+       "href": "../raw/quick/python-fastapi--heavy-body--run1.json"
+      },
+      {
+       "offered": 320.0,
+       "p50": 3.844674,
+       "p99": 27.001046,
+       "p999": 32.30571880000006,
+       "cores": 2.400666132417246,
+       "postgres": 0.5583955221736422,
+       "delivered": 320.2,
+       "held": 2,
+       "runs": 3,
+       "href": "../raw/quick/python-fastapi--heavy-body--run1.json"
+      },
+      {
+       "offered": 500.0,
+       "p50": 118.395726,
+       "p99": 191.91546318,
+       "p999": 267.870319861001,
+       "cores": 1.9961926183478709,
+       "postgres": 0.471395975027202,
+       "delivered": 480.0,
+       "held": 1,
+       "runs": 2,
+       "href": "../raw/quick/python-fastapi--heavy-body--run1.json"
+      },
+      {
+       "offered": 800.0,
+       "p50": 359.1035645,
+       "p99": 430.73648036,
+       "p999": 731.5363354990027,
+       "cores": 2.057111845332282,
+       "postgres": 0.4696722337816857,
+       "delivered": 505.6,
+       "held": 0,
+       "runs": 1,
+       "href": "../raw/quick/python-fastapi--heavy-body--run3.json"
+      }
+     ],
      "files": [
       "../raw/quick/python-fastapi--heavy-body--run1.json",
       "../raw/quick/python-fastapi--heavy-body--run2.json",
@@ -1873,41 +5743,78 @@ window.BENCH_RESULTS = {
     },
     "avatar": {
      "capacity": {
-      "value": null,
-      "low": null,
-      "high": null,
-      "count": 0,
+      "value": 2000.0,
+      "low": 800.0,
+      "high": 2000.0,
+      "count": 3,
       "of": "run",
-      "href": null
+      "href": "../raw/quick/python-fastapi--avatar--run2.json"
      },
      "held_no_rate": false,
      "p99": {
-      "value": null,
-      "low": null,
-      "high": null,
-      "count": 0,
+      "value": 1.220213,
+      "low": 1.137911,
+      "high": 1.399339,
+      "count": 3,
       "of": "run",
-      "href": null
+      "href": "../raw/quick/python-fastapi--avatar--run1.json"
      },
      "cores": {
-      "value": null,
-      "low": null,
-      "high": null,
-      "count": 0,
+      "value": 0.41416740725000173,
+      "low": 0.3911999282499999,
+      "high": 0.4520734579322414,
+      "count": 3,
       "of": "run",
-      "href": null
+      "href": "../raw/quick/python-fastapi--avatar--run1.json"
      },
      "postgres": {
-      "value": null,
-      "low": null,
-      "high": null,
-      "count": 0,
+      "value": 0.0012326411250001001,
+      "low": 0.0004912911613922204,
+      "high": 0.0013491709999993162,
+      "count": 3,
       "of": "run",
-      "href": null
+      "href": "../raw/quick/python-fastapi--avatar--run3.json"
      },
-     "stopped": "\u2013",
-     "bound": "\u2013",
-     "steps": [],
+     "stopped": "p99 over objective, delivered < 97%",
+     "bound": "app",
+     "steps": [
+      {
+       "offered": 800.0,
+       "p50": 0.48768500000000004,
+       "p99": 1.220213,
+       "p999": 3.4723800000000002,
+       "cores": 0.41416740725000173,
+       "postgres": 0.0012326411250001001,
+       "delivered": 799.8409528262919,
+       "held": 3,
+       "runs": 3,
+       "href": "../raw/quick/python-fastapi--avatar--run1.json"
+      },
+      {
+       "offered": 2000.0,
+       "p50": 0.783494,
+       "p99": 2.1340920000000003,
+       "p999": 5.071918,
+       "cores": 0.33533996119611936,
+       "postgres": 0.00047174952494179445,
+       "delivered": 1999.5904872675112,
+       "held": 2,
+       "runs": 3,
+       "href": "../raw/quick/python-fastapi--avatar--run1.json"
+      },
+      {
+       "offered": 5000.0,
+       "p50": 1624.5482725000002,
+       "p99": 3300.8534065,
+       "p999": 3307.772566,
+       "cores": 0.29949485179543245,
+       "postgres": 0.0002526240125370575,
+       "delivered": 3349.11455217047,
+       "held": 0,
+       "runs": 2,
+       "href": "../raw/quick/python-fastapi--avatar--run2.json"
+      }
+     ],
      "files": [
       "../raw/quick/python-fastapi--avatar--run1.json",
       "../raw/quick/python-fastapi--avatar--run2.json",
@@ -1926,22 +5833,22 @@ window.BENCH_RESULTS = {
    "data_access": "sqlx 0.9.0 (PgPool), plain SQL checked at compile time (offline data in .sqlx/)",
    "dialect": "api",
    "ceiling": false,
-   "relative": null,
+   "relative": 0.9102821015130401,
    "idle_mib": {
-    "value": 0.75,
-    "low": 0.6328125,
-    "high": 3.9921875,
-    "count": 15,
+    "value": 3.7421875,
+    "low": 3.33984375,
+    "high": 3.84765625,
+    "count": 3,
     "of": "start",
-    "href": "../raw/quick/rust-axum--avatar--run2.json"
+    "href": "../raw/quick/rust-axum--read-heavy--run2.json"
    },
    "peak_mib": {
-    "value": 16.27734375,
-    "low": 15.19921875,
-    "high": 19.28125,
+    "value": 19.11328125,
+    "low": 14.03515625,
+    "high": 19.9375,
     "count": 3,
     "of": "run",
-    "href": "../raw/quick/rust-axum--read-heavy--run2.json"
+    "href": "../raw/quick/rust-axum--avatar--run2.json"
    },
    "smallest_cap_mib": {
     "value": 32.0,
@@ -1952,59 +5859,132 @@ window.BENCH_RESULTS = {
     "href": "../raw/quick-mem-ladder/rust-axum--avatar--mem32--run1.json"
    },
    "startup_s": {
-    "value": 0.03941117899375968,
-    "low": 0.03134757299994817,
-    "high": 0.13765393199719256,
-    "count": 15,
+    "value": 0.05471002400008729,
+    "low": 0.053111817999706545,
+    "high": 0.13479213800019352,
+    "count": 3,
     "of": "start",
-    "href": "../raw/quick/rust-axum--mixed--run2.json"
+    "href": "../raw/quick/rust-axum--read-heavy--run1.json"
    },
    "steady_s": {
-    "value": null,
-    "low": null,
-    "high": null,
-    "count": 0,
+    "value": 18.3,
+    "low": 18.2,
+    "high": 36.3,
+    "count": 15,
     "of": "warm-up",
-    "href": null
+    "href": "../raw/quick/rust-axum--heavy-body--run2.json"
    },
    "scenarios": {
     "read-heavy": {
      "capacity": {
-      "value": null,
-      "low": null,
-      "high": null,
-      "count": 0,
+      "value": 270.0,
+      "low": 270.0,
+      "high": 270.0,
+      "count": 3,
       "of": "run",
-      "href": null
+      "href": "../raw/quick/rust-axum--read-heavy--run1.json"
      },
      "held_no_rate": false,
      "p99": {
-      "value": null,
-      "low": null,
-      "high": null,
-      "count": 0,
+      "value": 21.73496,
+      "low": 7.533987,
+      "high": 22.41447,
+      "count": 3,
       "of": "run",
-      "href": null
+      "href": "../raw/quick/rust-axum--read-heavy--run1.json"
      },
      "cores": {
-      "value": null,
-      "low": null,
-      "high": null,
-      "count": 0,
+      "value": 0.38053999001663896,
+      "low": 0.3157159434276204,
+      "high": 0.5054605141430948,
+      "count": 3,
       "of": "run",
-      "href": null
+      "href": "../raw/quick/rust-axum--read-heavy--run2.json"
      },
      "postgres": {
-      "value": null,
-      "low": null,
-      "high": null,
-      "count": 0,
+      "value": 3.4658798053244433,
+      "low": 2.879124658901781,
+      "high": 3.7028444725457574,
+      "count": 3,
       "of": "run",
-      "href": null
+      "href": "../raw/quick/rust-axum--read-heavy--run2.json"
      },
-     "stopped": "\u2013",
-     "bound": "\u2013",
-     "steps": [],
+     "stopped": "delivered < 97%, dropped > 1%, p99 over objective",
+     "bound": "postgres+loadgen",
+     "steps": [
+      {
+       "offered": 50.0,
+       "p50": 5.552812,
+       "p99": 10.902977499999999,
+       "p999": 11.577125000000004,
+       "cores": 0.5334169641434263,
+       "postgres": 3.7070386294822835,
+       "delivered": 50.2,
+       "held": 3,
+       "runs": 3,
+       "href": "../raw/quick/rust-axum--read-heavy--run1.json"
+      },
+      {
+       "offered": 80.0,
+       "p50": 3.988857,
+       "p99": 11.643413,
+       "p999": 19.713459800000074,
+       "cores": 0.4816346957605987,
+       "postgres": 3.393370600997528,
+       "delivered": 80.2,
+       "held": 3,
+       "runs": 3,
+       "href": "../raw/quick/rust-axum--read-heavy--run1.json"
+      },
+      {
+       "offered": 120.0,
+       "p50": 5.063164,
+       "p99": 21.73496,
+       "p999": 27.810091200000755,
+       "cores": 0.38053999001663896,
+       "postgres": 3.4658798053244433,
+       "delivered": 120.2,
+       "held": 3,
+       "runs": 3,
+       "href": "../raw/quick/rust-axum--read-heavy--run1.json"
+      },
+      {
+       "offered": 180.0,
+       "p50": 5.40987,
+       "p99": 38.076244,
+       "p999": 56.211051600000154,
+       "cores": 0.3165374428412874,
+       "postgres": 3.197058219755745,
+       "delivered": 180.2,
+       "held": 3,
+       "runs": 3,
+       "href": "../raw/quick/rust-axum--read-heavy--run1.json"
+      },
+      {
+       "offered": 270.0,
+       "p50": 12.720944,
+       "p99": 110.7899175,
+       "p999": 144.31687975000003,
+       "cores": 0.26533755144337545,
+       "postgres": 2.9744895610659148,
+       "delivered": 270.2,
+       "held": 3,
+       "runs": 3,
+       "href": "../raw/quick/rust-axum--read-heavy--run1.json"
+      },
+      {
+       "offered": 400.0,
+       "p50": 545.001867,
+       "p99": 1060.1266016000004,
+       "p999": 1136.75081484,
+       "cores": 0.2887522367638308,
+       "postgres": 2.785207032123714,
+       "delivered": 336.2,
+       "held": 0,
+       "runs": 3,
+       "href": "../raw/quick/rust-axum--read-heavy--run1.json"
+      }
+     ],
      "files": [
       "../raw/quick/rust-axum--read-heavy--run1.json",
       "../raw/quick/rust-axum--read-heavy--run2.json",
@@ -2014,41 +5994,138 @@ window.BENCH_RESULTS = {
     },
     "join-filter": {
      "capacity": {
-      "value": null,
-      "low": null,
-      "high": null,
-      "count": 0,
+      "value": 1000.0,
+      "low": 1000.0,
+      "high": 1000.0,
+      "count": 3,
       "of": "run",
-      "href": null
+      "href": "../raw/quick/rust-axum--join-filter--run1.json"
      },
      "held_no_rate": false,
      "p99": {
-      "value": null,
-      "low": null,
-      "high": null,
-      "count": 0,
+      "value": 4.341847,
+      "low": 2.980689,
+      "high": 4.735037,
+      "count": 3,
       "of": "run",
-      "href": null
+      "href": "../raw/quick/rust-axum--join-filter--run2.json"
      },
      "cores": {
-      "value": null,
-      "low": null,
-      "high": null,
-      "count": 0,
+      "value": 0.357546157474021,
+      "low": 0.26152137250199814,
+      "high": 0.3668454060751396,
+      "count": 3,
       "of": "run",
-      "href": null
+      "href": "../raw/quick/rust-axum--join-filter--run2.json"
      },
      "postgres": {
-      "value": null,
-      "low": null,
-      "high": null,
-      "count": 0,
+      "value": 0.5419574924060806,
+      "low": 0.41253355715421,
+      "high": 0.5435649336530312,
+      "count": 3,
       "of": "run",
-      "href": null
+      "href": "../raw/quick/rust-axum--join-filter--run1.json"
      },
-     "stopped": "\u2013",
-     "bound": "\u2013",
-     "steps": [],
+     "stopped": "delivered < 97%, dropped > 1%, p99 over objective",
+     "bound": "postgres+loadgen",
+     "steps": [
+      {
+       "offered": 60.0,
+       "p50": 1.249137,
+       "p99": 2.020212,
+       "p999": 3.796859500000029,
+       "cores": 0.49294027574750776,
+       "postgres": 0.5963959966774355,
+       "delivered": 60.2,
+       "held": 3,
+       "runs": 3,
+       "href": "../raw/quick/rust-axum--join-filter--run1.json"
+      },
+      {
+       "offered": 100.0,
+       "p50": 1.065253,
+       "p99": 2.084608,
+       "p999": 4.941859000000136,
+       "cores": 0.43121899800399094,
+       "postgres": 0.5001314051895916,
+       "delivered": 100.2,
+       "held": 3,
+       "runs": 3,
+       "href": "../raw/quick/rust-axum--join-filter--run1.json"
+      },
+      {
+       "offered": 160.0,
+       "p50": 0.965075,
+       "p99": 2.193589,
+       "p999": 4.4255022000000395,
+       "cores": 0.3595450349563045,
+       "postgres": 0.44444874282156915,
+       "delivered": 160.2,
+       "held": 3,
+       "runs": 3,
+       "href": "../raw/quick/rust-axum--join-filter--run1.json"
+      },
+      {
+       "offered": 250.0,
+       "p50": 1.093786,
+       "p99": 4.341847,
+       "p999": 6.551335750000015,
+       "cores": 0.357546157474021,
+       "postgres": 0.5419574924060806,
+       "delivered": 250.2,
+       "held": 3,
+       "runs": 3,
+       "href": "../raw/quick/rust-axum--join-filter--run1.json"
+      },
+      {
+       "offered": 400.0,
+       "p50": 0.951303,
+       "p99": 7.682777,
+       "p999": 12.230906000000001,
+       "cores": 0.3099541494252874,
+       "postgres": 0.46086822388808174,
+       "delivered": 400.2,
+       "held": 3,
+       "runs": 3,
+       "href": "../raw/quick/rust-axum--join-filter--run1.json"
+      },
+      {
+       "offered": 630.0,
+       "p50": 0.816523,
+       "p99": 12.8969955,
+       "p999": 20.235337000000023,
+       "cores": 0.2403881501110759,
+       "postgres": 0.407398277054904,
+       "delivered": 630.2,
+       "held": 3,
+       "runs": 3,
+       "href": "../raw/quick/rust-axum--join-filter--run1.json"
+      },
+      {
+       "offered": 1000.0,
+       "p50": 1.1222124999999998,
+       "p99": 83.70230340000015,
+       "p999": 116.87075478900023,
+       "cores": 0.22574068083400134,
+       "postgres": 0.40778664995992003,
+       "delivered": 997.6,
+       "held": 3,
+       "runs": 3,
+       "href": "../raw/quick/rust-axum--join-filter--run1.json"
+      },
+      {
+       "offered": 1600.0,
+       "p50": 2.043417,
+       "p99": 160.80473279999995,
+       "p999": 192.9117791410004,
+       "cores": 0.19890354576227057,
+       "postgres": 0.3246768653366485,
+       "delivered": 1536.2,
+       "held": 0,
+       "runs": 3,
+       "href": "../raw/quick/rust-axum--join-filter--run1.json"
+      }
+     ],
      "files": [
       "../raw/quick/rust-axum--join-filter--run1.json",
       "../raw/quick/rust-axum--join-filter--run2.json",
@@ -2058,41 +6135,114 @@ window.BENCH_RESULTS = {
     },
     "mixed": {
      "capacity": {
-      "value": null,
-      "low": null,
-      "high": null,
-      "count": 0,
+      "value": 400.0,
+      "low": 250.0,
+      "high": 400.0,
+      "count": 3,
       "of": "run",
-      "href": null
+      "href": "../raw/quick/rust-axum--mixed--run1.json"
      },
      "held_no_rate": false,
      "p99": {
-      "value": null,
-      "low": null,
-      "high": null,
-      "count": 0,
+      "value": 22.039382,
+      "low": 12.608217,
+      "high": 25.4427,
+      "count": 3,
       "of": "run",
-      "href": null
+      "href": "../raw/quick/rust-axum--mixed--run1.json"
      },
      "cores": {
-      "value": null,
-      "low": null,
-      "high": null,
-      "count": 0,
+      "value": 0.2672259225967526,
+      "low": 0.1628801098626699,
+      "high": 0.28232971660424416,
+      "count": 3,
       "of": "run",
-      "href": null
+      "href": "../raw/quick/rust-axum--mixed--run1.json"
      },
      "postgres": {
-      "value": null,
-      "low": null,
-      "high": null,
-      "count": 0,
+      "value": 1.7543350099875048,
+      "low": 1.3842560436951747,
+      "high": 1.8753964456930086,
+      "count": 3,
       "of": "run",
-      "href": null
+      "href": "../raw/quick/rust-axum--mixed--run1.json"
      },
-     "stopped": "\u2013",
-     "bound": "\u2013",
-     "steps": [],
+     "stopped": "delivered < 97%, dropped > 1%, p99 over objective",
+     "bound": "postgres+loadgen",
+     "steps": [
+      {
+       "offered": 60.0,
+       "p50": 1.020647,
+       "p99": 8.591348,
+       "p999": 13.78027750000001,
+       "cores": 0.32870470099667626,
+       "postgres": 1.410209285714576,
+       "delivered": 60.2,
+       "held": 3,
+       "runs": 3,
+       "href": "../raw/quick/rust-axum--mixed--run1.json"
+      },
+      {
+       "offered": 100.0,
+       "p50": 1.007848,
+       "p99": 13.965393,
+       "p999": 18.064996000000207,
+       "cores": 0.34791505389221483,
+       "postgres": 1.5582437844311394,
+       "delivered": 100.2,
+       "held": 3,
+       "runs": 3,
+       "href": "../raw/quick/rust-axum--mixed--run1.json"
+      },
+      {
+       "offered": 160.0,
+       "p50": 0.961208,
+       "p99": 22.039382,
+       "p999": 37.6202904000001,
+       "cores": 0.2672259225967526,
+       "postgres": 1.7543350099875048,
+       "delivered": 160.2,
+       "held": 3,
+       "runs": 3,
+       "href": "../raw/quick/rust-axum--mixed--run1.json"
+      },
+      {
+       "offered": 250.0,
+       "p50": 0.933136,
+       "p99": 45.318850499999996,
+       "p999": 70.91943650000071,
+       "cores": 0.22226730375699463,
+       "postgres": 1.6903008577138308,
+       "delivered": 250.2,
+       "held": 3,
+       "runs": 3,
+       "href": "../raw/quick/rust-axum--mixed--run1.json"
+      },
+      {
+       "offered": 400.0,
+       "p50": 4.765692,
+       "p99": 147.01557367999987,
+       "p999": 184.75469574600112,
+       "cores": 0.20466219285714285,
+       "postgres": 1.6929203473684187,
+       "delivered": 399.0,
+       "held": 2,
+       "runs": 3,
+       "href": "../raw/quick/rust-axum--mixed--run1.json"
+      },
+      {
+       "offered": 630.0,
+       "p50": 165.59658275,
+       "p99": 446.22117279500003,
+       "p999": 489.2732892295005,
+       "cores": 0.14254230340686894,
+       "postgres": 1.6153091101931136,
+       "delivered": 522.5,
+       "held": 0,
+       "runs": 2,
+       "href": "../raw/quick/rust-axum--mixed--run1.json"
+      }
+     ],
      "files": [
       "../raw/quick/rust-axum--mixed--run1.json",
       "../raw/quick/rust-axum--mixed--run2.json",
@@ -2102,41 +6252,126 @@ window.BENCH_RESULTS = {
     },
     "heavy-body": {
      "capacity": {
-      "value": null,
-      "low": null,
-      "high": null,
-      "count": 0,
+      "value": 500.0,
+      "low": 500.0,
+      "high": 800.0,
+      "count": 3,
       "of": "run",
-      "href": null
+      "href": "../raw/quick/rust-axum--heavy-body--run1.json"
      },
      "held_no_rate": false,
      "p99": {
-      "value": null,
-      "low": null,
-      "high": null,
-      "count": 0,
+      "value": 4.838471,
+      "low": 2.243564,
+      "high": 5.679034,
+      "count": 3,
       "of": "run",
-      "href": null
+      "href": "../raw/quick/rust-axum--heavy-body--run2.json"
      },
      "cores": {
-      "value": null,
-      "low": null,
-      "high": null,
-      "count": 0,
+      "value": 0.2729893876123894,
+      "low": 0.1652630759240759,
+      "high": 0.32138872927072787,
+      "count": 3,
       "of": "run",
-      "href": null
+      "href": "../raw/quick/rust-axum--heavy-body--run1.json"
      },
      "postgres": {
-      "value": null,
-      "low": null,
-      "high": null,
-      "count": 0,
+      "value": 0.5590411938061419,
+      "low": 0.3643449880118252,
+      "high": 0.5712386533466579,
+      "count": 3,
       "of": "run",
-      "href": null
+      "href": "../raw/quick/rust-axum--heavy-body--run2.json"
      },
-     "stopped": "\u2013",
-     "bound": "\u2013",
-     "steps": [],
+     "stopped": "p99 over objective, delivered < 97%, dropped > 1%",
+     "bound": "postgres+loadgen",
+     "steps": [
+      {
+       "offered": 80.0,
+       "p50": 1.327523,
+       "p99": 2.679462,
+       "p999": 4.085082800000012,
+       "cores": 0.3305172418952568,
+       "postgres": 0.6631652643391633,
+       "delivered": 80.2,
+       "held": 3,
+       "runs": 3,
+       "href": "../raw/quick/rust-axum--heavy-body--run1.json"
+      },
+      {
+       "offered": 125.0,
+       "p50": 1.3873515,
+       "p99": 2.9985185000000003,
+       "p999": 4.804629375000535,
+       "cores": 0.35753119009584927,
+       "postgres": 0.6343731837060346,
+       "delivered": 125.2,
+       "held": 3,
+       "runs": 3,
+       "href": "../raw/quick/rust-axum--heavy-body--run1.json"
+      },
+      {
+       "offered": 200.0,
+       "p50": 1.166674,
+       "p99": 4.838471,
+       "p999": 7.282151000000042,
+       "cores": 0.2729893876123894,
+       "postgres": 0.5590411938061419,
+       "delivered": 200.2,
+       "held": 3,
+       "runs": 3,
+       "href": "../raw/quick/rust-axum--heavy-body--run1.json"
+      },
+      {
+       "offered": 320.0,
+       "p50": 0.984423,
+       "p99": 8.789121,
+       "p999": 12.139183800000005,
+       "cores": 0.2417315521549023,
+       "postgres": 0.4771084053716502,
+       "delivered": 320.2,
+       "held": 3,
+       "runs": 3,
+       "href": "../raw/quick/rust-axum--heavy-body--run1.json"
+      },
+      {
+       "offered": 500.0,
+       "p50": 0.8440595,
+       "p99": 11.284413749999988,
+       "p999": 18.795152861000215,
+       "cores": 0.22083880135891204,
+       "postgres": 0.3966853085531555,
+       "delivered": 500.2,
+       "held": 3,
+       "runs": 3,
+       "href": "../raw/quick/rust-axum--heavy-body--run1.json"
+      },
+      {
+       "offered": 800.0,
+       "p50": 1.216643,
+       "p99": 106.14097466000003,
+       "p999": 158.69964197700014,
+       "cores": 0.17238067520080344,
+       "postgres": 0.3877762382028121,
+       "delivered": 796.8,
+       "held": 1,
+       "runs": 3,
+       "href": "../raw/quick/rust-axum--heavy-body--run1.json"
+      },
+      {
+       "offered": 1250.0,
+       "p50": 4.389708499999999,
+       "p99": 136.96074083999997,
+       "p999": 182.37589499900062,
+       "cores": 0.11627768982387493,
+       "postgres": 0.2906498224070699,
+       "delivered": 1226.4,
+       "held": 0,
+       "runs": 1,
+       "href": "../raw/quick/rust-axum--heavy-body--run3.json"
+      }
+     ],
      "files": [
       "../raw/quick/rust-axum--heavy-body--run1.json",
       "../raw/quick/rust-axum--heavy-body--run2.json",
@@ -2146,41 +6381,114 @@ window.BENCH_RESULTS = {
     },
     "avatar": {
      "capacity": {
-      "value": null,
-      "low": null,
-      "high": null,
-      "count": 0,
+      "value": 30000.0,
+      "low": 12000.0,
+      "high": 30000.0,
+      "count": 3,
       "of": "run",
-      "href": null
+      "href": "../raw/quick/rust-axum--avatar--run2.json"
      },
      "held_no_rate": false,
      "p99": {
-      "value": null,
-      "low": null,
-      "high": null,
-      "count": 0,
+      "value": 0.350331,
+      "low": 0.217223,
+      "high": 0.393911,
+      "count": 3,
       "of": "run",
-      "href": null
+      "href": "../raw/quick/rust-axum--avatar--run1.json"
      },
      "cores": {
-      "value": null,
-      "low": null,
-      "high": null,
-      "count": 0,
+      "value": 0.06307444405550669,
+      "low": 0.03929830237499977,
+      "high": 0.06546869962500024,
+      "count": 3,
       "of": "run",
-      "href": null
+      "href": "../raw/quick/rust-axum--avatar--run2.json"
      },
      "postgres": {
-      "value": null,
-      "low": null,
-      "high": null,
-      "count": 0,
+      "value": 0.0011891878749850093,
+      "low": 0.001057345875000948,
+      "high": 0.0014634375546885286,
+      "count": 3,
       "of": "run",
-      "href": null
+      "href": "../raw/quick/rust-axum--avatar--run3.json"
      },
-     "stopped": "\u2013",
-     "bound": "\u2013",
-     "steps": [],
+     "stopped": "p99 over objective",
+     "bound": "app, postgres+loadgen",
+     "steps": [
+      {
+       "offered": 800.0,
+       "p50": 0.155671,
+       "p99": 0.350331,
+       "p999": 2.633674,
+       "cores": 0.06307444405550669,
+       "postgres": 0.0011891878749850093,
+       "delivered": 799.8673772696311,
+       "held": 3,
+       "runs": 3,
+       "href": "../raw/quick/rust-axum--avatar--run1.json"
+      },
+      {
+       "offered": 2000.0,
+       "p50": 0.159617,
+       "p99": 0.299896,
+       "p999": 2.302241,
+       "cores": 0.038644921546077377,
+       "postgres": 0.00014551097555156903,
+       "delivered": 1999.6045440547507,
+       "held": 3,
+       "runs": 3,
+       "href": "../raw/quick/rust-axum--avatar--run1.json"
+      },
+      {
+       "offered": 5000.0,
+       "p50": 0.15449,
+       "p99": 0.439062,
+       "p999": 2.437612,
+       "cores": 0.02358329904598092,
+       "postgres": 0.00015510538421443831,
+       "delivered": 4998.657654620883,
+       "held": 3,
+       "runs": 3,
+       "href": "../raw/quick/rust-axum--avatar--run1.json"
+      },
+      {
+       "offered": 12000.0,
+       "p50": 0.223072,
+       "p99": 0.938434,
+       "p999": 3.3156380000000003,
+       "cores": 0.019867782510500698,
+       "postgres": 5.4406777118345505e-05,
+       "delivered": 11994.102578644473,
+       "held": 3,
+       "runs": 3,
+       "href": "../raw/quick/rust-axum--avatar--run1.json"
+      },
+      {
+       "offered": 30000.0,
+       "p50": 0.625409,
+       "p99": 5.274017,
+       "p999": 15.387917,
+       "cores": 0.01637256971123394,
+       "postgres": 2.4480378985770087e-05,
+       "delivered": 29974.524514826542,
+       "held": 2,
+       "runs": 3,
+       "href": "../raw/quick/rust-axum--avatar--run1.json"
+      },
+      {
+       "offered": 75000.0,
+       "p50": 22.0502835,
+       "p99": 165.998009,
+       "p999": 209.04288400000002,
+       "cores": 0.011012037478480452,
+       "postgres": 6.731816626651697e-06,
+       "delivered": 74890.3765609283,
+       "held": 0,
+       "runs": 2,
+       "href": "../raw/quick/rust-axum--avatar--run2.json"
+      }
+     ],
      "files": [
       "../raw/quick/rust-axum--avatar--run1.json",
       "../raw/quick/rust-axum--avatar--run2.json",
@@ -2201,17 +6509,17 @@ window.BENCH_RESULTS = {
    "ceiling": true,
    "relative": null,
    "idle_mib": {
-    "value": 2.4921875,
-    "low": 2.05859375,
-    "high": 2.984375,
+    "value": 2.2265625,
+    "low": 2.0,
+    "high": 3.71484375,
     "count": 3,
     "of": "start",
-    "href": "../raw/quick/ceiling-http--avatar--run2.json"
+    "href": "../raw/quick/ceiling-http--avatar--run1.json"
    },
    "peak_mib": {
-    "value": 2.4921875,
-    "low": 2.05859375,
-    "high": 2.984375,
+    "value": 2.98828125,
+    "low": 2.71875,
+    "high": 4.484375,
     "count": 3,
     "of": "run",
     "href": "../raw/quick/ceiling-http--avatar--run2.json"
@@ -2243,41 +6551,114 @@ window.BENCH_RESULTS = {
    "scenarios": {
     "avatar": {
      "capacity": {
-      "value": null,
-      "low": null,
-      "high": null,
-      "count": 0,
+      "value": 30000.0,
+      "low": 12000.0,
+      "high": 30000.0,
+      "count": 3,
       "of": "run",
-      "href": null
+      "href": "../raw/quick/ceiling-http--avatar--run2.json"
      },
      "held_no_rate": false,
      "p99": {
-      "value": null,
-      "low": null,
-      "high": null,
-      "count": 0,
+      "value": 0.366635,
+      "low": 0.33019899999999996,
+      "high": 0.6195309999999999,
+      "count": 3,
       "of": "run",
-      "href": null
+      "href": "../raw/quick/ceiling-http--avatar--run2.json"
      },
      "cores": {
-      "value": null,
-      "low": null,
-      "high": null,
-      "count": 0,
+      "value": 0.054302326375,
+      "low": 0.05253866625,
+      "high": 0.059229923365420684,
+      "count": 3,
       "of": "run",
-      "href": null
+      "href": "../raw/quick/ceiling-http--avatar--run1.json"
      },
      "postgres": {
-      "value": null,
-      "low": null,
-      "high": null,
-      "count": 0,
+      "value": 0.0012401076250014853,
+      "low": 0.0011223176647032914,
+      "high": 0.0030339480000005636,
+      "count": 3,
       "of": "run",
-      "href": null
+      "href": "../raw/quick/ceiling-http--avatar--run2.json"
      },
-     "stopped": "\u2013",
-     "bound": "\u2013",
-     "steps": [],
+     "stopped": "p99 over objective",
+     "bound": "postgres+loadgen",
+     "steps": [
+      {
+       "offered": 800.0,
+       "p50": 0.14349900000000002,
+       "p99": 0.366635,
+       "p999": 2.0851390000000003,
+       "cores": 0.054302326375,
+       "postgres": 0.0012401076250014853,
+       "delivered": 799.7892067568779,
+       "held": 3,
+       "runs": 3,
+       "href": "../raw/quick/ceiling-http--avatar--run1.json"
+      },
+      {
+       "offered": 2000.0,
+       "p50": 0.139057,
+       "p99": 0.284833,
+       "p999": 2.238196,
+       "cores": 0.02978215055752788,
+       "postgres": 0.00016814885744333678,
+       "delivered": 1999.6171007713192,
+       "held": 3,
+       "runs": 3,
+       "href": "../raw/quick/ceiling-http--avatar--run1.json"
+      },
+      {
+       "offered": 5000.0,
+       "p50": 0.129622,
+       "p99": 0.390571,
+       "p999": 2.2105050000000004,
+       "cores": 0.017743574717471743,
+       "postgres": 7.15760976096674e-05,
+       "delivered": 4998.667739816525,
+       "held": 3,
+       "runs": 3,
+       "href": "../raw/quick/ceiling-http--avatar--run1.json"
+      },
+      {
+       "offered": 12000.0,
+       "p50": 0.173207,
+       "p99": 0.552271,
+       "p999": 3.143151,
+       "cores": 0.01576043953928342,
+       "postgres": 7.246707170740803e-05,
+       "delivered": 11994.510923057378,
+       "held": 3,
+       "runs": 3,
+       "href": "../raw/quick/ceiling-http--avatar--run1.json"
+      },
+      {
+       "offered": 30000.0,
+       "p50": 0.46458,
+       "p99": 9.610271000000001,
+       "p999": 23.025147,
+       "cores": 0.012487895449590098,
+       "postgres": 2.911629170595006e-05,
+       "delivered": 29972.727782258084,
+       "held": 2,
+       "runs": 3,
+       "href": "../raw/quick/ceiling-http--avatar--run1.json"
+      },
+      {
+       "offered": 75000.0,
+       "p50": 10.084942000000002,
+       "p99": 153.287032,
+       "p999": 164.772806,
+       "cores": 0.010380922215115898,
+       "postgres": 8.564465599236593e-06,
+       "delivered": 74405.40826202955,
+       "held": 0,
+       "runs": 2,
+       "href": "../raw/quick/ceiling-http--avatar--run2.json"
+      }
+     ],
      "files": [
       "../raw/quick/ceiling-http--avatar--run1.json",
       "../raw/quick/ceiling-http--avatar--run2.json",

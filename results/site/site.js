@@ -286,7 +286,7 @@
       // In the document before Chart.js sizes its canvas from the box around it.
       container.append(card);
       const rates = scenario.rates.map((r) => fmt(r, 0)).join(', ');
-      const common = scenario.common_rate === null ? 'none (a stack held no rate)' : `${fmt(scenario.common_rate, 0)} req/s`;
+      const common = scenario.common_rate === null ? 'none (no stack held a rate)' : `${fmt(scenario.common_rate, 0)} req/s`;
       card.append(el('figcaption', {},
         el('h3', {}, scenario.name),
         scenario.ladder
