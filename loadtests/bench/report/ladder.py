@@ -1,6 +1,6 @@
 """The fixed-rate ladder's table of a scenario: capacity at objective, and at the common rate (the
-highest rate every stack held in every run that held one) the latency, the cores per 1,000 requests/s and what
-the stack costs PostgreSQL."""
+highest rate every stack held in every run that held one) the latency, the cores per 1,000
+requests/s and what the stack costs PostgreSQL."""
 
 from __future__ import annotations
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections import Counter, defaultdict
+from collections import defaultdict
 
 from bench.measure.bounds import limited_by_loadgen
 from bench.records import RawResult, StackInfo
@@ -48,20 +48,18 @@ def _machines(records: list[RawResult]) -> tuple[str, str]:
     """The machine and system rows: one value when every record names the same, else each value
     with what it measured. A run that went on in a later session (--resume) can have had another
     machine of the same kind under it, and the kernel's build is what tells two such apart."""
-    runs_of: dict[tuple[str, str], set[int]] = defaultdict(set)
-    counts: Counter[tuple[str, str]] = Counter()
+    runs_of: dict[tuple[str, str], list[int]] = defaultdict(list)
     for record in records:
-        key = _machine_of(record)
-        runs_of[key].add(record.run)
-        counts[key] += 1
+        runs_of[_machine_of(record)].append(record.run)
 
     def row(part: int) -> str:
         if len({key[part] for key in runs_of}) == 1:
             return next(iter(runs_of))[part]
         said = []
         for key, runs in runs_of.items():
-            numbers = ", ".join(str(n) for n in sorted(runs))
-            said.append(f"{key[part]} ({counts[key]} records, run{'s' if len(runs) > 1 else ''} {numbers})")
+            distinct = sorted(set(runs))
+            numbers = ", ".join(str(n) for n in distinct)
+            said.append(f"{key[part]} ({len(runs)} records, run{'s' if len(distinct) > 1 else ''} {numbers})")
         return "; ".join(said)
 
     return row(0), row(1)
