@@ -201,6 +201,21 @@ def test_an_image_without_a_recipe_is_a_clear_error(home):
         standins.build(FakeEngine(), "mcr.microsoft.com/dotnet/sdk:9.0.100")
 
 
+def test_a_missing_debootstrap_is_installed_from_debians_packages(monkeypatch):
+    installed: list[str] = []
+    monkeypatch.setattr(standins.shutil, "which", lambda name: "/usr/sbin/debootstrap" if installed else None)
+    monkeypatch.setattr(standins.system, "apt_install", lambda packages, why: installed.extend(packages))
+    assert standins._host_command("debootstrap") == Path("/usr/sbin/debootstrap")
+    assert installed == ["debootstrap"]
+
+
+def test_a_missing_toolchain_is_named_not_installed(monkeypatch):
+    monkeypatch.setattr(standins.shutil, "which", lambda name: None)
+    monkeypatch.setattr(standins.system, "apt_install", lambda packages, why: pytest.fail("installed a toolchain"))
+    with pytest.raises(standins.BenchError, match="needs `mvn`"):
+        standins._host_command("mvn")
+
+
 def test_required_images_are_the_stacks_bases_and_composes_images():
     wanted = standins.required_images(paths.ROOT, [paths.ROOT / "go-gin", paths.ROOT / "java-spring"])
     assert wanted[:2] == ["golang:1.26.8-bookworm", "debian:12.12-slim"]

@@ -19,7 +19,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from bench import compose_file, dockerfiles, images, paths, procs, tools
+from bench import compose_file, dockerfiles, images, paths, procs, system, tools
 from bench.docker.engine import Engine
 from bench.errors import BenchError
 
@@ -37,8 +37,16 @@ def _ca_bundle() -> Path:
     return Path(os.environ.get("SSL_CERT_FILE") or "/etc/ssl/certs/ca-certificates.crt")
 
 
+# Host commands a stand-in needs that Debian packages and the runner installs itself; the
+# toolchains (go, rustc, node, mvn) are the stacks' own, which building them installs.
+_DEBIAN_PACKAGES = {"debootstrap": "debootstrap"}
+
+
 def _host_command(name: str) -> Path:
     found = shutil.which(name)
+    if found is None and name in _DEBIAN_PACKAGES:
+        system.apt_install([_DEBIAN_PACKAGES[name]], why=f"`{name}` (a stand-in base image)")
+        found = shutil.which(name)
     if found is None:
         raise BenchError(
             f"a stand-in base image needs `{name}` on this machine: install it, or make the image pullable"
