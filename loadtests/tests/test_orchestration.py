@@ -189,6 +189,23 @@ def test_a_stack_that_does_not_start_is_a_failed_record_not_a_failed_run(pg_clus
     assert (tmp_path / "out" / "raw" / "smoke" / "broken--avatar--run1.json").exists()
 
 
+def test_the_soak_runs_its_one_long_stage_without_the_open_models_warm_up(pg_cluster, setting, tmp_path):
+    """The soak profile has no OPEN_TIMING: no steady state, no ladder, the mixed scenario's first
+    stage with its lost-write check (it once failed on a KeyError before any load)."""
+    stack, root, tools = setting
+    split = CpuSplit(app="0", postgres="0", loadgen="0")
+    plan = Plan([stack], [SCENARIOS["mixed"]], "soak", 1, split, tmp_path / "out", ceilings=False, cgroup_root=root)
+    assert "soak" not in OPEN_TIMING and not plan.open_model
+
+    (soak,) = run_plan(plan, pg_cluster, tools, CAPS)
+
+    assert soak.failed is None and soak.profile == "soak"
+    assert soak.steady_state is None and soak.ladder is None
+    assert [s.vus for s in soak.stages] == [SCENARIOS["mixed"].stages[0]]
+    assert soak.lost_writes is not None and soak.lost_writes.lost_writes == 0
+    assert (tmp_path / "out" / "raw" / "soak" / "demo--mixed--run1.json").exists()
+
+
 def test_a_whole_ladder_runs_after_steady_state_and_stops_at_the_first_step_not_held(
     pg_cluster, setting, tmp_path, monkeypatch
 ):

@@ -21,7 +21,7 @@ from bench.measure.k6 import K6Stages
 from bench.measure.ladder import RunStep, run_ladder
 from bench.measure.oha import avatar_stages, fixed_rate_step
 from bench.measure.probes import StageMeter, Statements, sql_per_endpoint
-from bench.measure.steady import OpenWindows, cpu_window_runs, cpu_windows_live, reach_steady_state
+from bench.measure.steady import cpu_window_runs, cpu_windows_live, reach_steady_state
 from bench.records import Fault, Ladder, LostWrites, RawResult, StackInfo, Stage, SteadyState
 from bench.scenarios import OPEN_TIMING, TIMING, Scenario, replication_stages
 
@@ -215,7 +215,6 @@ def _load_and_check(
     name = f"{stack.name}-{scenario.name}"
     k6 = None
     run_step: RunStep
-    windows: OpenWindows
     if scenario.tool == "k6":
         k6 = K6Stages(ctx, scenario, name=name, label=label, base_url=running.base_url, dialect=stack.dialect)
         k6_runner = k6
@@ -223,14 +222,14 @@ def _load_and_check(
         def run_step(rate: float, seconds: int, tag: str) -> LoadFigures:
             return k6_runner.rate(rate, seconds, objective_ms=scenario.objective_ms, tag=tag)
 
-        windows = cpu_windows_live(ctx, k6, scenario)
     else:
         run_step = fixed_rate_step(ctx, scenario, url=running.base_url + "/avatar", name=name, label=label)
-        windows = cpu_window_runs(ctx, run_step)
 
     steady_state = ladder = None
     warm = ctx.plan.open_model
     if warm:
+        # Only the open model has a warm-up's timing (OPEN_TIMING): not the soak's profile.
+        windows = cpu_windows_live(ctx, k6, scenario) if k6 is not None else cpu_window_runs(ctx, run_step)
         steady_state = reach_steady_state(ctx, scenario, windows, label=label, alive=running.alive)
         if running.alive():
             ladder = run_ladder(ctx, scenario, run_step, label=label, statements=statements, alive=running.alive)
