@@ -1,8 +1,10 @@
 """results.md's answer first: the summary, the analysis's quoted figures, the original study's ratios,
 the latency charts, and the commit and date under every table."""
 
+import json
+
 import pytest
-from test_report import laddered, write
+from test_report import laddered, record, write
 
 from bench import paths, report
 from bench.errors import BenchError
@@ -162,3 +164,36 @@ def test_a_stack_that_held_no_rate_leaves_the_others_a_common_rate(tmp_path):
     assert cost["python-fastapi"] == ["held no rate"]
     assert "at 400 req/s, the highest rate every stack held in every run that held one" in text
     assert "1 of 3 stacks held no rate" in text
+
+
+def test_the_analysis_quotes_the_memory_ladder_and_the_fault_run(tmp_path):
+    """`{{cap}}` is the summary's smallest cap (every scenario clean), `{{serving-again}}` the fault table's."""
+    ladder = tmp_path / "raw-mem-ladder"
+    ladder.mkdir()
+    steps = {
+        ("go-gin", "join-filter"): {256: False, 128: False, 64: False},
+        ("go-gin", "avatar"): {256: False, 128: False, 64: True},  # an OOM kill at 64 MiB
+        ("java-spring", "join-filter"): {256: True},
+    }
+    for (name, scenario), caps in steps.items():
+        for mib, oom in caps.items():
+            r = record(name, scenario, 1, [(50, 300.0)], mem_ladder_mib=mib)
+            r["stages"][0]["oom"] = oom
+            (ladder / f"{name}--{scenario}--mem{mib}--run1.json").write_text(json.dumps(r))
+    fault = tmp_path / "raw-fault"
+    fault.mkdir()
+    r = record(
+        "go-gin", "mixed", 1, [(50, 300.0)], fault={"stopped_at_s": 4.0, "outage_s": 5.0, "recovered_within_s": 1.34}
+    )
+    (fault / "go-gin--mixed--run1.json").write_text(json.dumps(r))
+    analysis = tmp_path / "analysis.md"
+    analysis.write_text(
+        "go-gin served under {{cap go-gin}} MiB, java-spring under {{cap java-spring}}; "
+        "go-gin served again {{serving-again go-gin}} s after the restart.\n"
+    )
+    text = suite(tmp_path, analysis)
+    assert "go-gin served under 128 MiB, java-spring under none of the caps; " in text
+    assert "go-gin served again 1.34 s after the restart." in text
+    analysis.write_text("{{serving-again java-jersey}}\n")
+    with pytest.raises(BenchError, match="no fault run of java-jersey"):
+        suite(tmp_path / "again", analysis)

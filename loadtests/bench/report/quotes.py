@@ -15,7 +15,7 @@ from bench.records import RawResult
 from bench.report.figures import MIB, Cell, fmt, median
 from bench.report.ladder import common_rate, median_capacity, p99_of, postgres_ms_of, values_at
 from bench.report.study import STUDY_THROUGHPUT, WEBFLUX_OVER_MVC, closed_rps
-from bench.report.summary import BOUND_WORDS, bound_of, per_run_peak, relative_capacity
+from bench.report.summary import BOUND_WORDS, bound_of, per_run_peak, relative_capacity, smallest_clean_cap
 
 PLACEHOLDER = re.compile(r"\{\{\s*([^{}]+?)\s*\}\}")
 # A figure as the tables print one: a decimal, a thousands-separated count, or a percentage.
@@ -34,14 +34,22 @@ USAGE = """the placeholders are, with STACK a stack's directory name (or a ceili
   {{ratio-closed STACK STACK SCENARIO}}    the first's closed-model req/s ÷ the second's
   {{ratio-capacity STACK STACK SCENARIO}}  the same for capacity at objective
   {{study STACK STACK SCENARIO}}           the original study's ratio (docs/study.md)
+  {{cap STACK}}        the smallest memory cap, MiB, served without an error (the memory ladder)
+  {{serving-again STACK}}  seconds after PostgreSQL's restart until it served again (the fault run)
   {{relative STACK}}  {{idle STACK}}  {{peak STACK}}  {{startup STACK}}  {{runs}}"""
 
 
 class Quotes:
     def __init__(
-        self, cells_by_scenario: dict[str, list[Cell]], runs: int, ceilings: dict[str, Cell | None] | None = None
+        self,
+        cells_by_scenario: dict[str, list[Cell]],
+        runs: int,
+        ceilings: dict[str, Cell | None] | None = None,
+        mem_ladder: list[RawResult] | None = None,
+        fault: list[RawResult] | None = None,
     ) -> None:
-        """`ceilings`: each scenario's ceiling, quoted like a stack (`{{capacity ceiling-db join-filter}}`)."""
+        """`ceilings`: each scenario's ceiling, quoted like a stack (`{{capacity ceiling-db join-filter}}`);
+        `mem_ladder` and `fault`: the records of those runs, for `{{cap}}` and `{{serving-again}}`."""
         self.commons = {s: common_rate([c for c in cells if c.records]) for s, cells in cells_by_scenario.items()}
         self.cells = {s: {c.stack.name: c for c in cells if c.records} for s, cells in cells_by_scenario.items()}
         for scenario, ceiling in (ceilings or {}).items():
@@ -49,6 +57,9 @@ class Quotes:
                 self.cells.setdefault(scenario, {})[ceiling.stack.name] = ceiling
         self.relative = relative_capacity(cells_by_scenario)
         self.runs = runs
+        self.mem_ladder = mem_ladder or []
+        self.caps = smallest_clean_cap(self.mem_ladder)
+        self.fault = {r.stack.name: r for r in fault or []}
 
     def _cell(self, stack: str, scenario: str) -> Cell:
         try:
@@ -119,6 +130,18 @@ class Quotes:
                 return fmt(median(per_run_peak(self._records(stack))), 0, MIB)
             case "startup", [stack]:
                 return fmt(median([r.startup_s for r in self._records(stack) if not r.served_before]), 1)
+            case "cap", [stack]:
+                if not any(r.stack.name == stack for r in self.mem_ladder):
+                    raise BenchError(f"no memory-ladder runs of {stack}")
+                found = next((cap for label, cap in self.caps.items() if label.split(" ")[0] == stack), None)
+                return str(found) if found is not None else "none of the caps"
+            case "serving-again", [stack]:
+                run = self.fault.get(stack)
+                if run is None or run.fault is None:
+                    raise BenchError(f"no fault run of {stack}")
+                again = run.fault.recovered_within_s
+                # As the fault table prints it: the runner records it to the hundredth.
+                return str(again) if again is not None else "not within 60"
         raise BenchError(f"unknown placeholder {{{{{expression}}}}}")
 
 

@@ -67,7 +67,9 @@ def render(raw_dir: Path, out_md: Path, charts_dir: Path, analysis: Path | None 
     lines += _linked(summary_section(cells_by_scenario, mem_ladder, runs, measured_at(stack_records)), out_md.parent)
     if analysis and analysis.exists():
         text = fill(
-            analysis.read_text(), Quotes(cells_by_scenario, runs, ceilings), _shown_path(analysis, out_md.parent)
+            analysis.read_text(),
+            Quotes(cells_by_scenario, runs, ceilings, mem_ladder, others.get(f"{raw_dir.name}-fault")),
+            _shown_path(analysis, out_md.parent),
         )
         lines += [text.strip(), ""]
     lines += _linked(study_section(cells_by_scenario), out_md.parent)
