@@ -3347,12 +3347,12 @@ window.BENCH_RESULTS = {
     "href": "../raw/quick/java-spring-data-rest--heavy-body--run3.json"
    },
    "smallest_cap_mib": {
-    "value": null,
-    "low": null,
-    "high": null,
-    "count": 0,
+    "value": 512.0,
+    "low": 512.0,
+    "high": 512.0,
+    "count": 1,
     "of": "run",
-    "href": null
+    "href": "../raw/quick-mem-ladder/java-spring-data-rest--avatar--mem512--run1.json"
    },
    "startup_s": {
     "value": 14.002893932999996,
@@ -3961,12 +3961,12 @@ window.BENCH_RESULTS = {
     "href": "../raw/quick/java-spring-webflux--mixed--run3.json"
    },
    "smallest_cap_mib": {
-    "value": null,
-    "low": null,
-    "high": null,
-    "count": 0,
+    "value": 256.0,
+    "low": 256.0,
+    "high": 256.0,
+    "count": 1,
     "of": "run",
-    "href": null
+    "href": "../raw/quick-mem-ladder/java-spring-webflux--avatar--mem256--run1.json"
    },
    "startup_s": {
     "value": 10.472823427000549,
