@@ -57,8 +57,10 @@ class Quotes:
                 self.cells.setdefault(scenario, {})[ceiling.stack.name] = ceiling
         self.relative = relative_capacity(cells_by_scenario)
         self.runs = runs
-        self.mem_ladder = mem_ladder or []
-        self.caps = smallest_clean_cap(self.mem_ladder)
+        # smallest_clean_cap keys by the label the tables show; placeholders name the stack.
+        names = {r.stack.label: r.stack.name for r in mem_ladder or []}
+        self.laddered = set(names.values())
+        self.caps = {names[label]: cap for label, cap in smallest_clean_cap(mem_ladder or []).items()}
         self.fault = {r.stack.name: r for r in fault or []}
 
     def _cell(self, stack: str, scenario: str) -> Cell:
@@ -131,9 +133,9 @@ class Quotes:
             case "startup", [stack]:
                 return fmt(median([r.startup_s for r in self._records(stack) if not r.served_before]), 1)
             case "cap", [stack]:
-                if not any(r.stack.name == stack for r in self.mem_ladder):
+                if stack not in self.laddered:
                     raise BenchError(f"no memory-ladder runs of {stack}")
-                found = next((cap for label, cap in self.caps.items() if label.split(" ")[0] == stack), None)
+                found = self.caps.get(stack)
                 return str(found) if found is not None else "none of the caps"
             case "serving-again", [stack]:
                 run = self.fault.get(stack)
