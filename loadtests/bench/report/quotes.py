@@ -55,9 +55,10 @@ class Quotes:
         for scenario, ceiling in (ceilings or {}).items():
             if ceiling is not None and ceiling.records:
                 self.cells.setdefault(scenario, {})[ceiling.stack.name] = ceiling
-        self.relative = relative_capacity(cells_by_scenario)
+        # relative_capacity keys by the label the tables show; placeholders name the stack.
+        stack_names = {c.stack.label: c.stack.name for cells in cells_by_scenario.values() for c in cells}
+        self.relative = {stack_names[label]: v for label, v in relative_capacity(cells_by_scenario).items()}
         self.runs = runs
-        # smallest_clean_cap keys by the label the tables show; placeholders name the stack.
         names = {r.stack.label: r.stack.name for r in mem_ladder or []}
         self.laddered = set(names.values())
         self.caps = {names[label]: cap for label, cap in smallest_clean_cap(mem_ladder or []).items()}
@@ -123,7 +124,7 @@ class Quotes:
                 return BOUND_WORDS[bound_of(self._cell(stack, scenario))]
             case "relative", [stack]:
                 self._records(stack)
-                found = next((v for label, v in self.relative.items() if label.split(" ")[0] == stack), None)
+                found = self.relative.get(stack)
                 return f"{fmt(found * 100)}%" if found is not None else "–"
             case "idle", [stack]:
                 cold = [r.idle_memory_bytes for r in self._records(stack) if not r.served_before]
