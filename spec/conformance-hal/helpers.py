@@ -25,6 +25,8 @@ FUZZER_ONLY_TIMEOUT_S: float = _api.FUZZER_ONLY_TIMEOUT_S
 assert_never_5xx = _api.assert_never_5xx
 fuzzer_only = _api.fuzzer_only
 raw_request = _api.raw_request
+padded_target = _api.padded_target
+raw_get = _api.raw_get
 
 JSON = {"Content-Type": "application/json"}
 URI_LIST = {"Content-Type": "text/uri-list"}

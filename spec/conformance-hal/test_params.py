@@ -4,7 +4,8 @@ import pytest
 
 import seed
 from helpers import (INLINE, JSON, assert_empty, assert_hal, assert_message, assert_never_5xx, assert_page,
-                     assert_seeded_item, assert_status, assert_still_serving, fuzzer_only, raw_request)
+                     assert_seeded_item, assert_status, assert_still_serving, fuzzer_only, padded_target,
+                     raw_get)
 
 
 @pytest.mark.parametrize("path", ["/nope", "/item", "/items/", "/categories/", "/ITEMS", "/items/1/",
@@ -98,12 +99,6 @@ def test_unknown_query_parameters_are_ignored(client):
     assert [i["id"] for i in content] == [1, 2]
 
 
-def padded_target(octets: int) -> str:
-    """`/items?size=2` padded with an unknown parameter to a request target of `octets` octets."""
-    start = "/items?size=2&pad="
-    return start + "x" * (octets - len(start))
-
-
 def test_a_request_target_of_8000_octets_is_served(client):
     # RFC 9110 asks for URIs of at least 8,000 octets (spec/API.md, "Endpoints").
     content = assert_page(assert_hal(client.get(padded_target(8000))), "items", size=2, number=0, total=seed.ITEMS)
@@ -112,9 +107,7 @@ def test_a_request_target_of_8000_octets_is_served(client):
 
 @pytest.mark.parametrize("octets", [8_200, 66_000, 1_100_000])
 def test_a_longer_request_target_never_5xx(client, base_url, octets):
-    # Sent as raw bytes: HTTP client libraries refuse to send URLs this long.
-    request = f"GET {padded_target(octets)} HTTP/1.1\r\nHost: conformance\r\nConnection: close\r\n\r\n"
-    assert_never_5xx(raw_request(base_url, request.encode()), f"GET of a {octets}-octet request target")
+    assert_never_5xx(raw_get(base_url, padded_target(octets)), f"GET of a {octets}-octet request target")
     assert_still_serving(client)
 
 

@@ -133,6 +133,18 @@ def raw_request(base_url: str, request: bytes) -> int | None:
         return int(rest[:3])
 
 
+def padded_target(octets: int) -> str:
+    """`/items?size=2` padded with an unknown parameter to a request target of `octets` octets."""
+    start = "/items?size=2&pad="
+    return start + "x" * (octets - len(start))
+
+
+def raw_get(base_url: str, target: str) -> int | None:
+    """A GET of `target` sent by raw_request: HTTP client libraries refuse URLs past 64 KiB."""
+    request = f"GET {target} HTTP/1.1\r\nHost: conformance\r\nConnection: close\r\n\r\n"
+    return raw_request(base_url, request.encode())
+
+
 def assert_still_serving(client: httpx.Client) -> None:
     """The process survived what it was sent: it still answers /health."""
     assert client.get("/health").status_code == 200, "the stack no longer answers /health"
