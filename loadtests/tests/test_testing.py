@@ -24,6 +24,14 @@ def test_junit_counts_of_a_missing_or_broken_report(tmp_path):
     assert testing.junit_counts(broken) == (0, 0, 0)
 
 
+@pytest.mark.parametrize(
+    ("exit_code", "seconds", "clean"),
+    [(0, 0.4, True), (143, 2.0, True), (143, 10.6, False), (1, 0.4, False), (137, 0.4, False), (None, 0.4, False)],
+)
+def test_a_clean_stop_is_0_or_143_within_the_limit(exit_code, seconds, clean):
+    assert testing.stopped_cleanly(exit_code, seconds) is clean
+
+
 def test_free_port_is_bindable():
     import socket
 
