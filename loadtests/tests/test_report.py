@@ -134,6 +134,8 @@ def test_render_sorts_by_throughput_and_shows_ceiling_efficiency_and_spread(tmp_
     md = report.render(raw, tmp_path / "results.md", tmp_path / "charts")
     text = md.read_text()
     assert "do not edit by hand" in text
+    # The page is built, not committed: results.md says where `./bench report` puts it.
+    assert "`./bench report` writes `charts/site/index.html`, which opens from disk" in text
     table = text[text.index("## join-filter") :]
     rows = [line for line in table.splitlines() if line.startswith("| ") and "| 120 |" in line]
     assert [r.split("|")[1].strip() for r in rows] == ["ceiling-db", "fast", "twin", "slow"]
