@@ -113,6 +113,28 @@ def rows(driver) -> list[str]:
     return [row.get_attribute("data-stack") for row in driver.find_elements(By.CSS_SELECTOR, "#summary tbody tr")]
 
 
+def mean_tiers(driver) -> list[tuple[str, float | None]]:
+    """The summary's mean tier per stack row, in the page's order."""
+    shown = [
+        (row.get_attribute("data-stack"), row.find_element(By.CLASS_NAME, "derived").text)
+        for row in driver.find_elements(By.CSS_SELECTOR, "#summary tbody tr:not(.ceiling)")
+    ]
+    return [(label, None if text == "–" else float(text)) for label, text in shown]
+
+
+def expected_mean_tiers(data: dict, shown_rows: list[str], scenarios: list[str]) -> list[tuple[str, float | None]]:
+    """The same, computed from data.js (each stack's tiers over `scenarios`, lowest mean first), to
+    the page's one decimal."""
+    found = {}
+    for stack in data["stacks"]:
+        if stack["ceiling"] or stack["label"] not in shown_rows:
+            continue
+        tiers = [f["tier"] for name, f in stack["scenarios"].items() if name in scenarios and f["tier"] is not None]
+        found[stack["label"]] = sum(tiers) / len(tiers) if tiers else None
+    order = sorted(found, key=lambda label: (found[label] is None, found[label] or 0.0, label))
+    return [(label, None if found[label] is None else pytest.approx(found[label], abs=0.051)) for label in order]
+
+
 def toggle(driver, fieldset: str, value: str) -> None:
     driver.find_element(By.CSS_SELECTOR, f'#{fieldset} input[value="{value}"]').click()
 
@@ -188,7 +210,7 @@ def test_the_comparison_shows_two_stacks_side_by_side(browser, java_site):
     headers = [th.text for th in browser.find_elements(By.CSS_SELECTOR, "#compare thead th")]
     assert headers[1:3] == ["java-jersey", "java-spring-webflux"]
     body = browser.find_elements(By.CSS_SELECTOR, "#compare tbody tr")
-    # Per scenario: four figures, what stopped the ladder and what bound it; then relative capacity,
+    # Per scenario: four figures, what stopped the ladder and what bound it; then the mean tier,
     # memory (idle, peak, smallest cap), start-up and steady state.
     assert len(body) == 5 * 6 + 1 + 5
     capacity = browser.find_element(
@@ -244,18 +266,22 @@ def test_ceilings_are_shown_apart_and_other_languages_filter(browser, tmp_path):
     assert severe_entries(browser) == []
     ceilings = browser.find_elements(By.CSS_SELECTOR, "#summary tbody tr.ceiling")
     assert {row.get_attribute("data-stack") for row in ceilings} == {"ceiling-db", "ceiling-http"}
-    assert all(row.find_element(By.CLASS_NAME, "rank").text == "ceiling" for row in ceilings)
-    ranks = [td.text for td in browser.find_elements(By.CSS_SELECTOR, "#summary tbody tr:not(.ceiling) td.rank")]
-    assert ranks[0] == "1"
+    assert all(row.find_element(By.CLASS_NAME, "derived").text == "ceiling" for row in ceilings)
+    tiers = [td.text for td in browser.find_elements(By.CSS_SELECTOR, "#summary tbody tr:not(.ceiling) td.derived")]
+    assert tiers[0] == "1.0" and tiers == sorted(tiers)
     assert set(rows(browser)[:2]) == {"ceiling-db", "ceiling-http"}
     assert "ceiling-db" in charts(browser)["join-filter"]["stacks"]
 
     toggle(browser, "filter-language", "Go")
     assert "go-gin" not in rows(browser)
     assert "ceiling-db" in rows(browser)
-    # The Java stacks have no relative capacity (none held a rate in mixed): ranked by read-heavy then.
-    ranks = [td.text for td in browser.find_elements(By.CSS_SELECTOR, "#summary tbody tr:not(.ceiling) td.rank")]
-    assert ranks == ["1", "2", "3", "4"]
+    # The order is the mean tier over the scenarios shown, and unchecking a scenario recomputes it.
+    data = site_data(index)
+    assert mean_tiers(browser) == expected_mean_tiers(data, rows(browser), [s["name"] for s in data["scenarios"]])
+    toggle(browser, "filter-scenario", "avatar")
+    shown = [s["name"] for s in data["scenarios"] if s["name"] != "avatar"]
+    assert mean_tiers(browser) == expected_mean_tiers(data, rows(browser), shown)
+    toggle(browser, "filter-scenario", "avatar")
     assert "go-gin" not in charts(browser)["avatar"]["stacks"]
     browser.execute_script("window.scrollTo(0, 0)")
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
@@ -278,7 +304,7 @@ def test_medians_over_runs_are_said_and_linked_to_the_median_run(browser, tmp_pa
     open_page(browser, index)
     assert "the median of 3 runs" in browser.find_element(By.ID, "provenance").text
     cell = browser.find_element(By.CSS_SELECTOR, '#summary tr[data-stack="java-spring"] td.figure')
-    assert cell.text.split() == ["630", "(250–1,000)"]
+    assert cell.text.split() == ["630", "(250–1,000)", "T1"]
     assert "median of 3 runs" in cell.find_element(By.TAG_NAME, "a").get_attribute("title")
     assert severe_entries(browser) == []
 

@@ -47,20 +47,34 @@ def rows(text, heading_start, heading_end):
     }
 
 
-def test_the_summary_comes_first_with_a_row_per_stack_ranked_by_relative_capacity(tmp_path):
+def test_the_summary_comes_first_with_a_row_per_stack_in_order_of_its_tiers(tmp_path):
     text = suite(tmp_path)
     first_screen = "\n".join(text.splitlines()[:40])
     assert "## Summary" in first_screen and "| go-gin |" in first_screen
     assert text.index("## Summary") < text.index("## join-filter") < text.index("## Environment")
     capacity = rows(text, "## Summary", "At a rate every stack held")
+    # Mean tier: go-gin 1, java-jersey 2, java-spring (3 + 2) / 2.
     assert list(capacity) == ["go-gin", "java-jersey", "java-spring"]
-    # join 1,000 and heavy 400 are the best: go-gin 1 and 1, java-jersey 0.63 and 0.625.
-    assert capacity["go-gin"][:3] == ["1,000", "400", "100%"]
-    assert capacity["java-jersey"][:3] == ["630", "250", "63%"]
-    # sqrt(400/1000 * 250/400) for java-spring; its cap hits show beside its time to steady state.
-    assert capacity["java-spring"][:3] == ["400", "250", "50%"]
+    assert capacity["go-gin"][:2] == ["1,000 (T1)", "400 (T1)"]
+    assert capacity["java-jersey"][:2] == ["630 (T2)", "250 (T2)"]
+    assert capacity["java-spring"][:2] == ["400 (T3)", "250 (T2)"]
+    assert "relative" not in first_screen
+    # Its cap hits show beside its time to steady state.
     assert "at cap" in capacity["java-spring"][-1]
     assert "median of 2 runs" in first_screen
+
+
+def test_the_summary_names_each_scenarios_tiers_and_the_pairs_it_separates(tmp_path):
+    text = suite(tmp_path)
+    summary = text[text.index("## Summary") : text.index("At a rate every stack held")]
+    assert (
+        "- **join-filter** (3 of 3 pairs separated): 1: go-gin (1,000 req/s); 2: java-jersey (630 req/s); "
+        "3: java-spring (400 req/s)." in summary
+    )
+    assert (
+        "- **heavy-body** (2 of 3 pairs separated): 1: go-gin (400 req/s); 2: java-jersey, java-spring (250 req/s)."
+        in summary
+    )
 
 
 def test_the_summary_gives_the_cost_at_the_common_rate_of_each_scenario(tmp_path):

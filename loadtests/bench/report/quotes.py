@@ -15,7 +15,7 @@ from bench.records import RawResult
 from bench.report.figures import MIB, Cell, fmt, median
 from bench.report.ladder import common_rate, median_capacity, p99_of, postgres_ms_of, values_at
 from bench.report.study import STUDY_THROUGHPUT, WEBFLUX_OVER_MVC, closed_rps
-from bench.report.summary import BOUND_WORDS, bound_of, per_run_peak, relative_capacity, smallest_clean_cap
+from bench.report.summary import BOUND_WORDS, bound_of, per_run_peak, smallest_clean_cap
 
 PLACEHOLDER = re.compile(r"\{\{\s*([^{}]+?)\s*\}\}")
 # A figure as the tables print one: a decimal, a thousands-separated count, or a percentage.
@@ -36,7 +36,7 @@ USAGE = """the placeholders are, with STACK a stack's directory name (or a ceili
   {{study STACK STACK SCENARIO}}           the original study's ratio (docs/study.md)
   {{cap STACK}}        the smallest memory cap, MiB, served without an error (the memory ladder)
   {{serving-again STACK}}  seconds after PostgreSQL's restart until it served again (the fault run)
-  {{relative STACK}}  {{idle STACK}}  {{peak STACK}}  {{startup STACK}}  {{runs}}"""
+  {{idle STACK}}  {{peak STACK}}  {{startup STACK}}  {{runs}}"""
 
 
 class Quotes:
@@ -55,9 +55,6 @@ class Quotes:
         for scenario, ceiling in (ceilings or {}).items():
             if ceiling is not None and ceiling.records:
                 self.cells.setdefault(scenario, {})[ceiling.stack.name] = ceiling
-        # relative_capacity keys by the label the tables show; placeholders name the stack.
-        stack_names = {c.stack.label: c.stack.name for cells in cells_by_scenario.values() for c in cells}
-        self.relative = {stack_names[label]: v for label, v in relative_capacity(cells_by_scenario).items()}
         self.runs = runs
         names = {r.stack.label: r.stack.name for r in mem_ladder or []}
         self.laddered = set(names.values())
@@ -122,10 +119,6 @@ class Quotes:
                 return fmt(study[first] / study[second], 2)
             case "bound", [stack, scenario]:
                 return BOUND_WORDS[bound_of(self._cell(stack, scenario))]
-            case "relative", [stack]:
-                self._records(stack)
-                found = self.relative.get(stack)
-                return f"{fmt(found * 100)}%" if found is not None else "–"
             case "idle", [stack]:
                 cold = [r.idle_memory_bytes for r in self._records(stack) if not r.served_before]
                 return fmt(median(cold), 0, MIB)

@@ -23,7 +23,8 @@ from bench.errors import BenchError
 from bench.records import LadderStep, RawResult
 from bench.report.figures import MIB, Cell, group_cells, median, spread
 from bench.report.ladder import common_rate, has_ladder, p99_of, postgres_ms_of, step_at, stopped_by
-from bench.report.summary import per_run_peak, relative_capacity, smallest_clean_cap
+from bench.report.summary import per_run_peak, smallest_clean_cap
+from bench.report.tiers import tier_of, tiers
 
 ASSETS = Path(__file__).with_name("site_assets")
 CEILING_PREFIX = "ceiling-"
@@ -60,6 +61,8 @@ class Step(TypedDict):
 
 class ScenarioFigures(TypedDict):
     capacity: Figure
+    tier: int | None
+    """Its tier in the scenario (1 the highest; bench.report.tiers), None for a ceiling."""
     held_no_rate: bool
     p99: Figure
     cores: Figure
@@ -82,8 +85,6 @@ class StackFigures(TypedDict):
     dialect: str | None
     """None for a ceiling: it serves no dialect."""
     ceiling: bool
-    relative: float | None
-    """results.md's ranking: capacity as a share of the best stack's, geometric mean over scenarios."""
     idle_mib: Figure
     peak_mib: Figure
     smallest_cap_mib: Figure
@@ -92,8 +93,16 @@ class StackFigures(TypedDict):
     scenarios: dict[str, ScenarioFigures]
 
 
+class TierInfo(TypedDict):
+    number: int
+    stacks: list[str]
+    low: float
+    high: float
+
+
 class ScenarioInfo(TypedDict):
     name: str
+    tiers: list[TierInfo]
     ladder: bool
     objective_p99_ms: float | None
     rates: list[float]
@@ -148,17 +157,20 @@ def site_data(
     records = [record for _, record in found]
     scenarios: list[ScenarioInfo] = []
     per_stack: dict[str, dict[str, ScenarioFigures]] = defaultdict(dict)
-    ranked: dict[str, list[Cell]] = {}
     for scenario, cells in group_cells(records).items():
-        # The common rate and the ranking are the stacks': a ceiling is a limit, not a contender.
+        # The common rate and the tiers are the stacks': a ceiling is a limit, not a contender.
         laddered = [c for c in cells if not _is_ceiling(c) and has_ladder([c])]
         common = common_rate(laddered) if laddered else None
-        if laddered:
-            ranked[scenario] = laddered
-        scenarios.append(_scenario_info(scenario, cells, common))
+        found_tiers = tiers(laddered)
+        numbers = tier_of(found_tiers)
+        shown = _scenario_info(scenario, cells, common)
+        shown["tiers"] = [
+            {"number": t.number, "stacks": list(t.labels), "low": t.low, "high": t.high} for t in found_tiers
+        ]
+        scenarios.append(shown)
         for cell in cells:
             per_stack[cell.stack.label][scenario] = _scenario_figures(cell, common, href)
-    relative = relative_capacity(ranked)
+            per_stack[cell.stack.label][scenario]["tier"] = numbers.get(cell.stack.label)
     caps = _smallest_caps([record for _, record in mem_ladder], href)
     stacks: list[StackFigures] = []
     for label, figures in per_stack.items():
@@ -176,7 +188,6 @@ def site_data(
                 "data_access": info.data_access,
                 "dialect": None if is_ceiling else info.dialect,
                 "ceiling": is_ceiling,
-                "relative": relative.get(label),
                 "idle_mib": process["idle_mib"],
                 "peak_mib": process["peak_mib"],
                 "smallest_cap_mib": caps.get(label, figure([])),
@@ -212,6 +223,7 @@ def _scenario_info(scenario: str, cells: list[Cell], common: float | None) -> Sc
     ladders = [r.ladder for c in cells for r in c.records if r.ladder is not None]
     return {
         "name": scenario,
+        "tiers": [],
         "ladder": bool(ladders),
         "objective_p99_ms": ladders[0].objective_p99_ms if ladders else None,
         "rates": ladders[0].rates if ladders else [],
@@ -250,6 +262,7 @@ def _scenario_figures(cell: Cell, common: float | None, href: dict[int, str]) ->
     stopped, bound = stopped_by(cell)
     return {
         "capacity": figure((r.ladder.capacity_rps, href[id(r)]) for r in laddered if r.ladder is not None),
+        "tier": None,
         "held_no_rate": any(r.ladder is not None and r.ladder.capacity_rps is None for r in laddered),
         "p99": _at_common(cell, common, p99_of, href),
         "cores": _at_common(cell, common, lambda s: s.cpu_ms_per_request, href),

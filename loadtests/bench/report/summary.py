@@ -6,7 +6,6 @@ the per-scenario tables further down (bench.report.ladder), so the two always ag
 
 from __future__ import annotations
 
-import math
 from collections import defaultdict
 from collections.abc import Iterable
 
@@ -22,6 +21,7 @@ from bench.report.ladder import (
     values_at,
 )
 from bench.report.tables import measured_at
+from bench.report.tiers import tier_line, tier_of, tiers
 
 SHORT_NAMES = {"read-heavy": "read", "join-filter": "join", "mixed": "mixed", "heavy-body": "heavy", "avatar": "avatar"}
 
@@ -35,22 +35,18 @@ BOUND_WORDS = {
 }
 
 
-def relative_capacity(cells_by_scenario: dict[str, list[Cell]]) -> dict[str, float | None]:
-    """Per stack, the geometric mean over scenarios of its capacity at objective divided by the
-    highest stack's in that scenario: one number to rank by, in which no scenario outweighs
-    another however many requests per second it counts. None when a stack held no rate in a
-    scenario (it has no capacity there to average)."""
-    ratios: dict[str, list[float | None]] = defaultdict(list)
-    for cells in cells_by_scenario.values():
-        laddered = [c for c in cells if has_ladder([c])]
-        best = max((median_capacity(c) or 0.0 for c in laddered), default=0.0)
-        for cell in laddered:
-            mine = median_capacity(cell)
-            ratios[cell.stack.label].append(mine / best if mine and best else None)
-    return {
-        name: None if not values or None in values else math.exp(sum(math.log(v) for v in values if v) / len(values))
-        for name, values in ratios.items()
-    }
+def tier_order(tiers_by_scenario: dict[str, dict[str, int]]) -> list[str]:
+    """Stacks by their mean tier over the scenarios (then by name): an order that no single
+    scenario decides, and that claims nothing finer than the tiers do."""
+    labels = {label for found in tiers_by_scenario.values() for label in found}
+    worst = {s: max(found.values(), default=1) for s, found in tiers_by_scenario.items()}
+
+    def mean_tier(label: str) -> float:
+        # A stack missing from a scenario counts as one below its last tier.
+        numbers = [found.get(label, worst[s] + 1) for s, found in tiers_by_scenario.items()]
+        return sum(numbers) / len(numbers) if numbers else 0.0
+
+    return sorted(labels, key=lambda label: (mean_tier(label), label))
 
 
 def per_run_peak(records: Iterable[RawResult]) -> list[float | None]:
@@ -114,10 +110,10 @@ def summary_section(
     if not scenarios:
         return []
     laddered = {s: [c for c in cells_by_scenario[s] if has_ladder([c])] for s in scenarios}
-    ranking = relative_capacity(laddered)
+    tier_numbers = {s: tier_of(tiers(laddered[s])) for s in scenarios}
     records = _stack_rows(laddered)
     caps = smallest_clean_cap(mem_ladder)
-    names = sorted(records, key=lambda n: -(ranking.get(n) or 0.0))
+    names = tier_order(tier_numbers)
     cell_of = {(s, c.stack.label): c for s in scenarios for c in laddered[s]}
     commons = {s: common_rate(laddered[s]) for s in scenarios}
     of = f"median of {runs} runs" if runs > 1 else "one run: no spread measured"
@@ -125,24 +121,31 @@ def summary_section(
         "## Summary",
         "",
         f"Measured {measured}; quick profile, {of} per stack × scenario ([method](docs/method.md)). "
-        "Capacity: the highest offered rate held at the p99 objective; *relative* is its geometric "
-        "mean over scenarios as a share of the best stack's."
+        "Capacity: the highest offered rate held at the p99 objective, with its tier (T1 the highest). "
+        "Stacks whose capacity ranges over all runs overlap show no difference, and stacks linked by "
+        "such overlaps share a tier: the order inside a tier means nothing. Rows are in order of "
+        "their mean tier over the scenarios, then by name."
         + (f" Smallest cap: the memory ladder's, measured {measured_at(mem_ladder)}." if mem_ladder else ""),
+        "",
+        "Tiers per scenario, highest first (how many of the pairs of stacks the runs tell apart):",
+        "",
+        *(tier_line(s, laddered[s]) for s in scenarios),
         "",
         "| stack | "
         + " | ".join(f"{SHORT_NAMES.get(s, s)} req/s" for s in scenarios)
-        + " | relative | idle MiB | peak MiB | smallest cap | start-up s | steady state s |",
-        "|" + " --- |" * (len(scenarios) + 7),
+        + " | idle MiB | peak MiB | smallest cap | start-up s | steady state s |",
+        "|" + " --- |" * (len(scenarios) + 6),
     ]
     for name in names:
         mine = records[name]
         cold = [r for r in mine if not r.served_before]
-        capacity = [fmt(median_capacity(cell_of[(s, name)]) if (s, name) in cell_of else None) for s in scenarios]
-        relative = ranking.get(name)
+        capacity = [
+            f"{fmt(median_capacity(cell_of[(s, name)]))} (T{tier_numbers[s][name]})" if (s, name) in cell_of else "–"
+            for s in scenarios
+        ]
         lines.append(
             f"| {name} | "
             + " | ".join(capacity)
-            + f" | {fmt(relative * 100 if relative is not None else None)}{'%' if relative is not None else ''}"
             + f" | {fmt(median([r.idle_memory_bytes for r in cold]), 0, MIB)}"
             + f" | {fmt(median(per_run_peak(mine)), 0, MIB)}"
             + f" | {f'{caps[name]} MiB' if name in caps else '–'}"

@@ -33,9 +33,8 @@
     {key: 'steady_s', label: 'to steady state s', digits: 0, higherIsBetter: false},
   ];
   const DIALECTS = {api: 'API', hal: 'HAL'};
-  const RELATIVE = "results.md's ranking: per scenario, capacity at objective as a share of the best stack's; " +
-    'the geometric mean over every scenario measured (so no scenario outweighs another), from the capacity ' +
-    'figures of the row';
+  const MEAN_TIER = 'the mean of its tiers over the scenarios shown (1 the highest); stacks whose capacity ranges ' +
+    'over all runs overlap share a tier, so the order inside a tier means nothing';
   // Tableau 10: distinct for the eye and in grey print; ceilings are grey and dashed.
   const COLOURS = [
     '#4e79a7', '#f28e2b', '#e15759', '#76b7b2', '#59a14f',
@@ -54,7 +53,7 @@
     languages: new Set(stacks.map((s) => s.language)),
     dialects: new Set(stacks.map((s) => s.dialect)),
     metric: 'capacity',
-    sort: null, // {key, descending}; null: relative capacity (results.md's ranking), else the first scenario
+    sort: null, // {key, descending}; null: the mean tier (results.md's order), else the first scenario
   };
   const charts = new Map(); // scenario name -> Chart
 
@@ -108,6 +107,9 @@
     }
     const cell = figureCell(figures[state.metric], METRICS[state.metric].digits);
     if (held) cell.append(el('span', {class: 'range'}, ' · none held in a run'));
+    if (state.metric === 'capacity' && figures.tier !== null) {
+      cell.append(el('span', {class: 'tier', title: `tier ${figures.tier} of ${scenario.name}`}, ` T${figures.tier}`));
+    }
     return cell;
   }
 
@@ -122,9 +124,18 @@
     return DATA.scenarios.filter((s) => state.scenarios.has(s.name));
   }
 
+  // Recomputed over the scenarios shown, so that unchecking one changes the order it decided.
+  function meanTier(stack) {
+    const numbers = shownScenarios()
+      .map((s) => stack.scenarios[s.name])
+      .filter((figures) => figures && figures.tier !== null)
+      .map((figures) => figures.tier);
+    return numbers.length ? numbers.reduce((sum, n) => sum + n, 0) / numbers.length : null;
+  }
+
   function sortValue(stack, key) {
     if (key === 'stack') return stack.label;
-    if (key === 'relative') return stack.relative;
+    if (key === 'tier') return meanTier(stack);
     if (key.startsWith('scenario:')) {
       const figures = stack.scenarios[key.slice('scenario:'.length)];
       return figures ? figures[state.metric].value : null;
@@ -134,8 +145,8 @@
 
   function currentSort() {
     if (state.sort) return state.sort;
-    if (state.metric === 'capacity' && stacks.filter(visible).some((s) => s.relative !== null)) {
-      return {key: 'relative', descending: true};
+    if (state.metric === 'capacity' && stacks.filter(visible).some((s) => meanTier(s) !== null)) {
+      return {key: 'tier', descending: false};
     }
     const first = shownScenarios()[0];
     if (!first) return {key: 'stack', descending: false};
@@ -172,35 +183,43 @@
     const table = document.getElementById('summary');
     table.replaceChildren();
     table.append(el('caption', {}, `Scenario columns: ${metric.label}, ${metric.unit}.`));
+    renderTiers(scenarios);
     const head = el('tr', {},
-      el('th', {scope: 'col'}, '#'),
       sortHeader('stack', 'stack', false),
       el('th', {scope: 'col'}, 'language'),
       el('th', {scope: 'col'}, 'dialect'),
       ...scenarios.map((s) => sortHeader(s.name, `scenario:${s.name}`, metric.higherIsBetter, metric.label)),
-      sortHeader('relative capacity', 'relative', true, RELATIVE),
+      sortHeader('mean tier', 'tier', false, MEAN_TIER),
       ...PROCESS_COLUMNS.map((c) => sortHeader(c.label, c.key, c.higherIsBetter)),
     );
     table.append(el('thead', {}, head));
     const body = el('tbody');
-    const row = (stack, rank) => el('tr', {'data-stack': stack.label, class: stack.ceiling ? 'ceiling' : null},
-      el('td', {class: 'rank'}, rank),
+    const row = (stack) => el('tr', {'data-stack': stack.label, class: stack.ceiling ? 'ceiling' : null},
       el('th', {scope: 'row', title: `${stack.display}; ${stack.framework}; ${stack.data_access}`},
         el('span', {class: 'swatch', style: `background:${colourOf.get(stack.label)}`}), stack.label),
       el('td', {}, stack.ceiling ? '–' : stack.language),
       el('td', {}, stack.dialect ? DIALECTS[stack.dialect] || stack.dialect : '–'),
       ...scenarios.map((s) => scenarioCell(stack, s)),
-      el('td', {class: 'derived', title: RELATIVE}, stack.relative === null ? '–' : `${fmt(stack.relative * 100, 0)}%`),
+      el('td', {class: 'derived', title: MEAN_TIER}, stack.ceiling ? 'ceiling' : fmt(meanTier(stack), 1)),
       ...PROCESS_COLUMNS.map((c) => figureCell(stack[c.key], c.digits)),
     );
     // Ceilings are the machine's limits, not contenders: above the stacks, never ranked.
-    for (const ceiling of ceilings.filter(visible)) body.append(row(ceiling, 'ceiling'));
-    const key = currentSort().key;
-    sorted(stacks.filter(visible)).forEach((stack, i) => {
-      const ranked = key === 'stack' || sortValue(stack, key) !== null;
-      body.append(row(stack, ranked ? String(i + 1) : '–'));
-    });
+    for (const ceiling of ceilings.filter(visible)) body.append(row(ceiling));
+    for (const stack of sorted(stacks.filter(visible))) body.append(row(stack));
     table.append(body);
+  }
+
+  // Per scenario shown, its tiers as the raw files decided them (over every stack measured).
+  function renderTiers(scenarios) {
+    const list = document.getElementById('tiers');
+    list.replaceChildren();
+    for (const scenario of scenarios.filter((s) => s.tiers.length)) {
+      const tiers = scenario.tiers.map((t) => {
+        const range = t.low === t.high ? fmt(t.low, 0) : `${fmt(t.low, 0)}–${fmt(t.high, 0)}`;
+        return `T${t.number}: ${t.stacks.join(', ')} (${range} req/s)`;
+      });
+      list.append(el('li', {}, el('strong', {}, scenario.name), ` ${tiers.join('; ')}`));
+    }
   }
 
   function datasetsFor(scenario) {
@@ -368,7 +387,7 @@
         });
       }
     }
-    rows.push({label: 'relative capacity', text: [a, b].map((s) => (s.relative === null ? '' : `${fmt(s.relative * 100, 0)}%`))});
+    rows.push({label: 'mean tier', text: [a, b].map((s) => (s.ceiling ? '' : fmt(meanTier(s), 1)))});
     for (const column of PROCESS_COLUMNS) {
       rows.push({label: column.label, a: a[column.key], b: b[column.key], digits: column.digits});
     }
@@ -439,7 +458,9 @@
       `every stack held in every run (${commons.join('; ') || 'no ladder'}). Memory, start-up and time to steady ` +
       'state are per stack over its scenarios: idle memory and start-up when its process started, peak ' +
       'the median of each run\'s highest; smallest cap: the smallest memory cap the memory ladder served every ' +
-      'scenario under. Relative capacity ranks the stacks as results.md does. Rows marked ceiling (ceiling-…) are ' +
+      'scenario under. Tiers (T1 the highest): stacks whose capacity ranges over all runs overlap show no ' +
+      'difference, and stacks linked by such overlaps share a tier; the rows are in order of their mean tier over ' +
+      'the scenarios shown, as results.md orders them. Rows marked ceiling (ceiling-…) are ' +
       'the limits of the database or of HTTP on this machine, measured alike and never ranked. Click a column ' +
       'heading to sort by it.';
     document.getElementById('charts-note').textContent =
