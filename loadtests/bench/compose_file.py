@@ -108,7 +108,7 @@ def parse_cpus(value: object) -> float:
     return result
 
 
-def _service_caps(name: str, service: Service, path: Path) -> Caps:
+def service_caps(name: str, service: Service, path: Path) -> Caps:
     missing = [key for key in ("cpus", "mem_limit") if key not in service]
     if missing:
         raise BenchError(f"{path}: service {name} has no {' and no '.join(missing)}")
@@ -125,8 +125,8 @@ def caps(root: Path) -> dict[str, Caps]:
     services = services_of(load(path))
     if DB_SERVICE not in services:
         raise BenchError(f"{path}: no `{DB_SERVICE}` service to read the database's caps from")
-    result = {"postgres": _service_caps(DB_SERVICE, services[DB_SERVICE], path)}
-    stacks = {name: _service_caps(name, services[name], path) for name in stack_services(services, Path(root))}
+    result = {"postgres": service_caps(DB_SERVICE, services[DB_SERVICE], path)}
+    stacks = {name: service_caps(name, services[name], path) for name in stack_services(services, Path(root))}
     if not stacks:
         raise BenchError(
             f"{path}: no stack service (one built from a top-level directory) to read the application's caps from"

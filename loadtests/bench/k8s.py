@@ -3,8 +3,8 @@
 - every kustomization builds (kustomize), and what it builds is valid against the Kubernetes and
   k6-operator schemas vendored in deploy/k8s/schemas/ (kubeconform -strict; bench.k8s_schemas
   made them);
-- every stack of the repository has its kustomization, with compose.yaml's caps as its
-  requests and limits.
+- every stack of the repository has its kustomization, written from compose.yaml by `./bench k8s`
+  (bench.k8s_stack) and unchanged since, with compose.yaml's caps as its requests and limits.
 
 The files the manifests carry (db/'s schema, seed and settings; loadtests/k6/'s scripts) come from
 the kustomization.yaml beside them, which deploy/k8s/ includes as a resource: kustomize reads
@@ -22,7 +22,7 @@ from typing import Any
 
 import yaml
 
-from bench import paths
+from bench import k8s_stack, paths
 
 DEPLOY = paths.ROOT / "deploy" / "k8s"
 SCHEMA_LOCATION = str(DEPLOY / "schemas" / "{{ .ResourceKind }}{{ .KindSuffix }}.json")
@@ -114,20 +114,30 @@ def cap_problems(kind: str, name: str, manifests: str, cpus: float, mem_bytes: i
     return problems
 
 
-def check(validators: Validators, stack_names: list[str], caps: dict[str, Any]) -> tuple[int, list[str]]:
-    """(kustomizations built and validated, every problem found)."""
+def check(
+    validators: Validators, stack_names: list[str], caps: dict[str, Any], root: Path = paths.ROOT
+) -> tuple[int, list[str]]:
+    """(kustomizations built and validated, every problem found), of the repository at `root`."""
     problems: list[str] = []
     built: dict[str, str] = {}
-    for directory in kustomizations():
-        name = _shown(directory)
+    for directory in kustomizations(root / "deploy" / "k8s"):
+        name = str(directory.relative_to(root))
         manifests, error = build(validators, directory)
         if manifests is None:
             problems.append(f"{name}: kustomize build failed: {error}")
             continue
         built[name] = manifests
         problems += [f"{name}: {problem}" for problem in kubeconform_problems(validators, manifests)]
+    # A stack's manifests are written from compose.yaml (bench.k8s_stack): missing or stale ones
+    # are named with the command that writes them, and their caps are not checked twice.
+    stale = k8s_stack.stale(root, stack_names)
+    problems += stale
     workloads = [("deploy/k8s/base/postgres", "StatefulSet", "postgres", caps["postgres"])]
-    workloads += [(f"deploy/k8s/stacks/{s}", "Deployment", s, caps.get(s) or caps["app"]) for s in stack_names]
+    workloads += [
+        (f"deploy/k8s/stacks/{s}", "Deployment", s, caps.get(s) or caps["app"])
+        for s in stack_names
+        if not any(p.startswith((f"deploy/k8s/stacks/{s}/", f"deploy/k8s/stacks/{s}:")) for p in stale)
+    ]
     for directory_name, kind, name, cap in workloads:
         manifests = built.get(directory_name)
         if manifests is None:
@@ -138,7 +148,3 @@ def check(validators: Validators, stack_names: list[str], caps: dict[str, Any]) 
             for problem in cap_problems(kind, name, manifests, cap["cpus"], cap["mem_bytes"])
         ]
     return len(built), problems
-
-
-def _shown(path: Path) -> str:
-    return str(path.relative_to(paths.ROOT)) if path.is_relative_to(paths.ROOT) else str(path)

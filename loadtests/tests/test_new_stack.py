@@ -1,6 +1,8 @@
-"""An eighth stack in an ecosystem the repository has never seen (.NET), added to a copy of the
-repository the way CONTRIBUTING.md says: a directory with an impl.toml and a Dockerfile, and a
-service in compose.yaml. Nothing under loadtests/ changes, and the runner takes it in."""
+"""A new stack in an ecosystem the repository has never seen (.NET), added to a copy of the
+repository the way CONTRIBUTING.md says: a directory with an impl.toml and a Dockerfile, a
+service in compose.yaml, and its Kubernetes manifests written by `./bench k8s`. Nothing under
+loadtests/ changes, and the runner's static checks take it in: the Dockerfile and compose
+checks, and kustomize with kubeconform over deploy/k8s/."""
 
 from __future__ import annotations
 
@@ -14,7 +16,8 @@ from pathlib import Path
 import pytest
 from docker_roots import ROOT
 
-from bench import docker_checks, manifest
+from bench import docker_checks, k8s, manifest, tools
+from bench.compose_file import caps
 
 NAME = "csharp-aspnet"
 
@@ -104,6 +107,14 @@ def copy(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return target
 
 
+def bench(copy: Path, state: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    """`./bench ARGS` in the copy, with a state of its own."""
+    env = {**os.environ, "BENCH_ROOT": str(copy), "BENCH_HOME": str(state)}
+    return subprocess.run(
+        [sys.executable, "-m", "bench", *args], cwd=copy, env=env, capture_output=True, text=True, timeout=60
+    )
+
+
 def test_it_is_a_stack(copy):
     stack = manifest.load(copy / NAME)
     assert stack.docker is not None and stack.docker.build_images == ["dotnet/sdk"]
@@ -123,17 +134,25 @@ def test_its_ecosystem_is_what_its_manifest_says(copy, tmp_path):
     assert len(problems) == 1 and "the final stage is based on mcr.microsoft.com/dotnet/sdk" in problems[0]
 
 
-@pytest.mark.parametrize("command", ["run", "test", "build", "fuzz", "serve"])
+def test_its_kubernetes_manifests_are_written_from_compose_and_pass_the_k8s_checks(copy, tmp_path):
+    validators = k8s.Validators(tools.ensure(tools.KUSTOMIZE), tools.ensure(tools.KUBECONFORM))
+    names = [s.name for s in manifest.discover(copy)]
+    # Before `./bench k8s`, the check says what to run.
+    _, problems = k8s.check(validators, names, caps(copy), root=copy)
+    assert problems == [
+        f"deploy/k8s/stacks/{NAME}/kustomization.yaml is missing: run `./bench k8s {NAME}`",
+        f"deploy/k8s/stacks/{NAME}/{NAME}.yaml is missing: run `./bench k8s {NAME}`",
+    ]
+    written = bench(copy, tmp_path / "state", "k8s", NAME)
+    assert written.returncode == 0, written.stderr
+    assert f"wrote deploy/k8s/stacks/{NAME}/{NAME}.yaml" in written.stdout
+    count, problems = k8s.check(validators, names, caps(copy), root=copy)
+    assert problems == [] and count == 2 + 4 + len(names)
+
+
+@pytest.mark.parametrize("command", ["run", "test", "build", "fuzz", "serve", "k8s"])
 def test_the_commands_list_it_in_their_help(copy, tmp_path, command):
-    env = {**os.environ, "BENCH_ROOT": str(copy), "BENCH_HOME": str(tmp_path / "state")}
-    result = subprocess.run(
-        [sys.executable, "-m", "bench", command, "--help"],
-        cwd=copy,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+    result = bench(copy, tmp_path / "state", command, "--help")
     assert result.returncode == 0, result.stderr
     listing = result.stdout.split("Stacks (top-level directories with an impl.toml):")[1]
     assert NAME in listing and "go-gin" in listing

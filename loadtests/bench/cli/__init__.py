@@ -3,7 +3,7 @@
 group       the `./bench` group itself
 setup       ./bench setup
 db          ./bench db start|stop|reset|status
-stacks      ./bench build, ./bench serve
+stacks      ./bench build, ./bench serve, ./bench k8s
 checks      ./bench test, ./bench fuzz
 benchmark   ./bench run, ./bench report
 docker      ./bench docker

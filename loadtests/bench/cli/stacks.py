@@ -1,4 +1,4 @@
-"""`./bench build` and `./bench serve`: one stack at a time, by hand."""
+"""`./bench build`, `./bench serve` and `./bench k8s`: one stack at a time, by hand."""
 
 from __future__ import annotations
 
@@ -38,6 +38,26 @@ def build(impls: tuple[str, ...], force: bool) -> None:
             console.print(
                 f"{stack.name}: " + (f"built in {time.monotonic() - started:.0f} s" if built else "up to date")
             )
+
+
+@cli.command("k8s")
+@click.argument("impls", nargs=-1, metavar="[IMPL]...")
+def k8s_command(impls: tuple[str, ...]) -> None:
+    """Write stacks' Kubernetes manifests (all by default) from compose.yaml.
+
+    deploy/k8s/stacks/IMPL/ is made from what compose.yaml says of the stack's service (its
+    environment, caps and healthcheck timing), so that those facts are written once; `./bench
+    test` fails when the committed manifests are missing or say something else. Writes only
+    the files that change.
+    """
+    from bench import k8s_stack, manifest, paths
+
+    selected = manifest.select(impls)
+    changed = k8s_stack.write(paths.ROOT, [s.name for s in selected])
+    for path in changed:
+        console.print(f"wrote {path.relative_to(paths.ROOT)}")
+    if not changed:
+        console.print("deploy/k8s/stacks: up to date")
 
 
 @cli.command()
