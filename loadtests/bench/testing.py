@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 from rich.table import Table
 
-from bench import paths, procs, stacks, system
+from bench import paths, phases, procs, stacks, system
 from bench.console import console
 from bench.errors import BenchError
 from bench.manifest import Stack
@@ -134,7 +134,7 @@ def run_conformance(stack: Stack, cluster: Cluster, result: StackResult) -> None
 
 def run_stack(stack: Stack, cluster: Cluster) -> StackResult:
     result = StackResult(stack.name)
-    with console.status(f"[bold]{stack.name}[/]: building"):
+    with console.status(f"[bold]{stack.name}[/]: building"), phases.timed(stack.name, "build"):
         try:
             built = stacks.build(stack)
             result.steps["build"] = Step(True, "built" if built else "up to date")
@@ -145,7 +145,7 @@ def run_stack(stack: Stack, cluster: Cluster) -> StackResult:
             return result
     console.print(f"{stack.name}: build {result.steps['build'].summary}")
 
-    with console.status(f"[bold]{stack.name}[/]: its own tests"):
+    with console.status(f"[bold]{stack.name}[/]: its own tests"), phases.timed(stack.name, "own tests"):
         cluster.reset()
         log = paths.LOGS / f"{stack.name}-test.log"
         code = procs.run(
@@ -162,7 +162,10 @@ def run_stack(stack: Stack, cluster: Cluster) -> StackResult:
         console.print(procs.tail(log, 40), markup=False)
 
     profile = conformance_suite(stack).relative_to(paths.ROOT)
-    with console.status(f"[bold]{stack.name}[/]: conformance suite ({profile})"):
+    with (
+        console.status(f"[bold]{stack.name}[/]: conformance suite ({profile})"),
+        phases.timed(stack.name, "conformance and shutdown"),
+    ):
         try:
             run_conformance(stack, cluster, result)
         except BenchError as error:
@@ -174,7 +177,8 @@ def run_stack(stack: Stack, cluster: Cluster) -> StackResult:
     console.print(f"{stack.name}: {step.summary}; shutdown {result.steps['shutdown'].summary}")
     if not step.ok and step.log is not None:
         console.print(procs.tail(step.log, 60), markup=False)
-    run_fuzz(stack, cluster, max_examples=TEST_FUZZ_EXAMPLES, seconds=TEST_FUZZ_SECONDS, result=result)
+    with phases.timed(stack.name, "fuzz"):
+        run_fuzz(stack, cluster, max_examples=TEST_FUZZ_EXAMPLES, seconds=TEST_FUZZ_SECONDS, result=result)
     return result
 
 

@@ -39,26 +39,33 @@ def test(impls: tuple[str, ...], smoke: bool, docker: bool) -> None:
     during one; skipped loudly where it cannot run: not root on Debian and no daemon), the
     checks of compose.yaml and of the stacks' Dockerfiles, and the runner's own
     tests; ruff and mypy check the runner's code first, and kustomize with kubeconform the
-    manifests of deploy/k8s/. Prints a pass/fail table; exits 1 on any failure. Logs are in
-    .bench/logs/.
+    manifests of deploy/k8s/. Prints a pass/fail table and the time each phase took; exits 1 on
+    any failure. Logs are in .bench/logs/.
     """
-    from bench import manifest, postgres, testing
+    from bench import manifest, phases, postgres, testing
 
     selected = manifest.select(impls)
     with Lock():
-        runner = testing.run_lint()
-        testing.check_k8s(runner)
+        with phases.timed("runner", "ruff and mypy"):
+            runner = testing.run_lint()
+        with phases.timed("runner", "k8s checks"):
+            testing.check_k8s(runner)
         with postgres.session() as cluster:
             results = [testing.run_stack(stack, cluster) for stack in selected]
             names = [s.name for s in selected]
             if smoke and testing.SMOKE_STACK in names and all(r.ok for r in results if r.stack == testing.SMOKE_STACK):
                 smoke_stack = selected[names.index(testing.SMOKE_STACK)]
-                results.append(testing.run_smoke(smoke_stack, cluster))
+                with phases.timed(smoke_stack.name, "smoke benchmark"):
+                    results.append(testing.run_smoke(smoke_stack, cluster))
             if docker:
-                results += testing.run_docker_path(selected)
-            results.append(testing.run_docker_checks(names if impls else None))
-            results.append(testing.run_runner_tests(runner))
+                with phases.timed("every stack", "docker path"):
+                    results += testing.run_docker_path(selected)
+            with phases.timed("runner", "compose and Dockerfile checks"):
+                results.append(testing.run_docker_checks(names if impls else None))
+            with phases.timed("runner", "runner tests"):
+                results.append(testing.run_runner_tests(runner))
             testing.print_table(results)
+            console.print(phases.table(phases.recorded()))
             testing.print_failures(results)
             passed = sum(r.passed for r in results)
             failed = sum(r.failed for r in results)
