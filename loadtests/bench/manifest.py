@@ -13,7 +13,16 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, PositiveFloat, PrivateAttr, StringConstraints, ValidationError
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    PositiveFloat,
+    PrivateAttr,
+    StringConstraints,
+    ValidationError,
+    field_validator,
+)
 from pydantic_core import ErrorDetails
 
 from bench import paths
@@ -31,6 +40,9 @@ def expand(value: str, environ: dict[str, str]) -> str:
 
 Text = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1)]
 Patterns = Annotated[list[Text], Field(min_length=1)]
+# A variant is named on the command line as STACK@VARIANT: lower case, digits and hyphens.
+VARIANT_NAME = re.compile(r"[a-z0-9][a-z0-9-]*")
+VARIANT_SEPARATOR = "@"
 
 
 class Section(BaseModel):
@@ -77,6 +89,28 @@ class Docker(Section):
     three_part_versions: list[Text] = Field(default_factory=list)
 
 
+class Variant(Section):
+    """The stack with one knob changed (docs/method.md, "Variants"): measured beside it, and held to
+    the whole contract like it."""
+
+    description: Text  # one line: the knob and its setting
+    scenarios: Annotated[list[Text], Field(min_length=1)]  # where it is measured
+    claim: Text | None = None  # the published claim it tests (docs/study.md), if any
+    env: dict[str, str] = Field(default_factory=dict)  # added to the stack's [run.env]
+    run: Text | None = None  # a run command of its own (JVM flags, say); the stack's otherwise
+    build: Build | None = None  # a build of its own (a build profile, a feature flag)
+
+    @field_validator("scenarios")
+    @classmethod
+    def _known_scenarios(cls, names: list[str]) -> list[str]:
+        from bench.scenarios import SCENARIOS
+
+        unknown = [n for n in names if n not in SCENARIOS]
+        if unknown:
+            raise ValueError(f"unknown scenario {', '.join(unknown)}: choose from {', '.join(SCENARIOS)}")
+        return names
+
+
 class Manifest(Section):
     name: Text  # = the directory name
     display: Text  # for tables
@@ -95,16 +129,68 @@ class Manifest(Section):
     test: OwnTests
     run: Run
     docker: Docker | None = None  # checked by the Docker checks, where its absence is a problem
+    variants: dict[str, Variant] = Field(default_factory=dict)
+
+    @field_validator("variants")
+    @classmethod
+    def _variant_names(cls, variants: dict[str, Variant]) -> dict[str, Variant]:
+        bad = [name for name in variants if not VARIANT_NAME.fullmatch(name)]
+        if bad:
+            raise ValueError(f"variant names are lower case, digits and hyphens: rename {', '.join(bad)}")
+        return variants
 
 
 class Stack(Manifest):
     """A stack: its manifest, and the directory it lives in."""
 
     _directory: Path = PrivateAttr()
+    _base: str | None = PrivateAttr(default=None)
+    _variant: str | None = PrivateAttr(default=None)
+    _own_build: bool = PrivateAttr(default=False)
 
     @property
     def directory(self) -> Path:
         return self._directory
+
+    @property
+    def base_name(self) -> str:
+        """The stack's own name: a variant's is the stack it varies."""
+        return self._base or self.name
+
+    @property
+    def variant(self) -> str | None:
+        return self._variant
+
+    @property
+    def build_key(self) -> str:
+        """Whose build this is: a variant without a build of its own runs the stack's."""
+        return self.name if self._own_build else self.base_name
+
+    def with_variant(self, name: str) -> Stack:
+        """This stack with the variant `name` applied, named STACK@VARIANT everywhere."""
+        if name not in self.variants:
+            known = ", ".join(self.variants) or "none"
+            raise BenchError(f"{self.name} has no variant {name!r}: its variants are {known} (its impl.toml)")
+        chosen = self.variants[name]
+        varied = self.model_copy(
+            update={
+                "name": f"{self.name}{VARIANT_SEPARATOR}{name}",
+                "display": f"{self.display} ({name})",
+                "run": self.run.model_copy(
+                    update={"command": chosen.run or self.run.command, "env": {**self.run.env, **chosen.env}}
+                ),
+                "build": chosen.build or self.build,
+                "variants": {},
+            }
+        )
+        varied._directory = self._directory
+        varied._base = self.name
+        varied._variant = name
+        varied._own_build = chosen.build is not None
+        return varied
+
+    def variant_stacks(self) -> list[Stack]:
+        return [self.with_variant(name) for name in self.variants]
 
     # The names the rest of the runner reads.
     @property
@@ -192,6 +278,9 @@ def _problem(error: ErrorDetails) -> str:
         return f"{key} is not a key of {MANIFEST}: remove it or fix its spelling"
     if kind in ("string_too_short", "too_short"):
         return f"{key} is empty: give it a value"
+    if kind == "value_error":
+        # Our own validators' messages: they name the value and what to do, in its own case.
+        return f"{key}: {error.get('ctx', {}).get('error', error['msg'])}"
     return f"{key}: {error['msg'].lower()} (found {error['input']!r})"
 
 
@@ -232,13 +321,15 @@ def discover(root: Path | None = None) -> list[Stack]:
 
 
 def select(names: Sequence[str]) -> list[Stack]:
+    """The stacks named (all when none is), each as NAME or NAME@VARIANT."""
     stacks = discover()
     if not names:
         if not stacks:
             raise BenchError("no stack found: a stack is a top-level directory with an impl.toml")
         return stacks
     by_name = {s.name: s for s in stacks}
-    unknown = [n for n in names if n.rstrip("/") not in by_name]
+    wanted = [n.rstrip("/").partition(VARIANT_SEPARATOR) for n in names]
+    unknown = [stack for stack, _, _ in wanted if stack not in by_name]
     if unknown:
         raise BenchError(f"unknown stack {', '.join(unknown)}: choose from {', '.join(by_name) or 'none'}")
-    return [by_name[n.rstrip("/")] for n in names]
+    return [by_name[stack].with_variant(variant) if variant else by_name[stack] for stack, _, variant in wanted]

@@ -10,13 +10,20 @@ from bench import manifest
 from bench.errors import BenchError
 
 HEADING = "Stacks (top-level directories with an impl.toml)"
+VARIANTS_NOTE = "STACK@VARIANT is the stack with one knob changed, as its impl.toml's [variants] says."
 
 
-def _describe(directory: Path) -> str:
+def _rows(directory: Path) -> list[tuple[str, str]]:
+    """The stack's line, then a line per variant (STACK@VARIANT, as a command takes it)."""
     try:
-        return manifest.load(directory).display
+        stack = manifest.load(directory)
     except BenchError:
-        return "(its impl.toml is not valid: ./bench test says why)"
+        return [(directory.name, "(its impl.toml is not valid: ./bench test says why)")]
+    variants = [
+        (f"{stack.name}{manifest.VARIANT_SEPARATOR}{name}", f"  {variant.description}")
+        for name, variant in stack.variants.items()
+    ]
+    return [(stack.name, stack.display), *variants]
 
 
 class StackCommand(click.Command):
@@ -24,10 +31,13 @@ class StackCommand(click.Command):
 
     def format_epilog(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         if any(isinstance(p, click.Argument) and "IMPL" in p.human_readable_name for p in self.params):
-            rows = [(d.name, _describe(d)) for d in manifest.stack_dirs()]
+            rows = [row for d in manifest.stack_dirs() for row in _rows(d)]
             with formatter.section(HEADING):
                 if rows:
                     formatter.write_dl(rows)
+                    if any(manifest.VARIANT_SEPARATOR in name for name, _ in rows):
+                        formatter.write_paragraph()
+                        formatter.write_text(VARIANTS_NOTE)
                 else:
                     formatter.write_text("none yet")
         super().format_epilog(ctx, formatter)

@@ -60,7 +60,8 @@ def source_fingerprint(stack: Stack) -> str:
 
 
 def _stamp(stack: Stack) -> Path:
-    return paths.HOME / "build" / f"{stack.name}.sha256"
+    # A variant that runs its stack's build shares its stamp: the one build serves both.
+    return paths.HOME / "build" / f"{stack.build_key}.sha256"
 
 
 def up_to_date(stack: Stack) -> bool:
@@ -77,7 +78,7 @@ def build(stack: Stack, *, force: bool = False) -> bool:
     check_toolchain(stack)
     if not force and up_to_date(stack):
         return False
-    log = paths.LOGS / f"{stack.name}-build.log"
+    log = paths.LOGS / f"{stack.build_key}-build.log"
     _stamp(stack).unlink(missing_ok=True)
     code = procs.run(stack.build_command, cwd=stack.directory, env=stack.environment(), log=log)
     if code != 0:

@@ -132,18 +132,48 @@ def run_conformance(stack: Stack, cluster: Cluster, result: StackResult) -> None
     )
 
 
-def run_stack(stack: Stack, cluster: Cluster) -> StackResult:
-    result = StackResult(stack.name)
+def _build_step(stack: Stack, result: StackResult) -> bool:
+    """Builds `stack` as a step of `result`; False when the build failed."""
     with console.status(f"[bold]{stack.name}[/]: building"), phases.timed(stack.name, "build"):
         try:
             built = stacks.build(stack)
-            result.steps["build"] = Step(True, "built" if built else "up to date")
         except BenchError as error:
             result.steps["build"] = Step(False, str(error).splitlines()[0])
             console.print(f"[red]{error}[/]")
             result.failed += 1
-            return result
+            return False
+    shared = stack.build_key != stack.name
+    result.steps["build"] = Step(True, "built" if built else f"{stack.build_key}'s build" if shared else "up to date")
     console.print(f"{stack.name}: build {result.steps['build'].summary}")
+    return True
+
+
+def _conformance_step(stack: Stack, cluster: Cluster, result: StackResult) -> bool:
+    """The conformance suite and the SIGTERM check as steps of `result`; False when the suite
+    could not run at all (the stack did not start)."""
+    profile = conformance_suite(stack).relative_to(paths.ROOT)
+    with (
+        console.status(f"[bold]{stack.name}[/]: conformance suite ({profile})"),
+        phases.timed(stack.name, "conformance and shutdown"),
+    ):
+        try:
+            run_conformance(stack, cluster, result)
+        except BenchError as error:
+            result.steps["conformance"] = Step(False, f"{profile.name}: {str(error).splitlines()[0]}")
+            console.print(f"[red]{error}[/]")
+            result.failed += 1
+            return False
+    step = result.steps["conformance"]
+    console.print(f"{stack.name}: {step.summary}; shutdown {result.steps['shutdown'].summary}")
+    if not step.ok and step.log is not None:
+        console.print(procs.tail(step.log, 60), markup=False)
+    return True
+
+
+def run_stack(stack: Stack, cluster: Cluster) -> StackResult:
+    result = StackResult(stack.name)
+    if not _build_step(stack, result):
+        return result
 
     with console.status(f"[bold]{stack.name}[/]: its own tests"), phases.timed(stack.name, "own tests"):
         cluster.reset()
@@ -161,24 +191,19 @@ def run_stack(stack: Stack, cluster: Cluster) -> StackResult:
         result.failed += 1
         console.print(procs.tail(log, 40), markup=False)
 
-    profile = conformance_suite(stack).relative_to(paths.ROOT)
-    with (
-        console.status(f"[bold]{stack.name}[/]: conformance suite ({profile})"),
-        phases.timed(stack.name, "conformance and shutdown"),
-    ):
-        try:
-            run_conformance(stack, cluster, result)
-        except BenchError as error:
-            result.steps["conformance"] = Step(False, f"{profile.name}: {str(error).splitlines()[0]}")
-            console.print(f"[red]{error}[/]")
-            result.failed += 1
-            return result
-    step = result.steps["conformance"]
-    console.print(f"{stack.name}: {step.summary}; shutdown {result.steps['shutdown'].summary}")
-    if not step.ok and step.log is not None:
-        console.print(procs.tail(step.log, 60), markup=False)
+    if not _conformance_step(stack, cluster, result):
+        return result
     with phases.timed(stack.name, "fuzz"):
         run_fuzz(stack, cluster, max_examples=TEST_FUZZ_EXAMPLES, seconds=TEST_FUZZ_SECONDS, result=result)
+    return result
+
+
+def run_variant(variant: Stack, cluster: Cluster) -> StackResult:
+    """A variant serves the whole contract too: built when it has a build of its own, then the
+    conformance suite and the SIGTERM check against it, as a row of its own."""
+    result = StackResult(variant.name)
+    if _build_step(variant, result):
+        _conformance_step(variant, cluster, result)
     return result
 
 

@@ -148,3 +148,83 @@ def test_the_example_in_contributing_md_is_a_valid_manifest(tmp_path):
     example = textwrap.dedent(guide.split("```toml\n", 1)[1].split("```", 1)[0])
     stack = manifest.load(write_stack(tmp_path, "kotlin-ktor", example))
     assert stack.docker is not None and stack.docker.build_images == ["gradle", "*:*jdk*"]
+
+
+VARIANTS = textwrap.dedent("""
+    [variants.platform-threads]
+    description = "Tomcat's pool of 200 platform threads instead of virtual threads"
+    scenarios = ["read-heavy", "join-filter"]
+    claim = "study-threads"
+    env = { VIRTUAL_THREADS = "false" }
+
+    [variants.small-heap]
+    description = "an 8 MB heap"
+    scenarios = ["avatar"]
+    run = "exec sleep 61"
+
+    [variants.jdbc]
+    description = "blocking JDBC on boundedElastic"
+    scenarios = ["mixed"]
+    build = { command = "touch out-jdbc", artifact = "out-jdbc" }
+""")
+
+
+def test_variants_change_one_knob_of_the_stack_and_are_named_stack_at_variant(tmp_path, monkeypatch):
+    write_stack(tmp_path, text=VALID + VARIANTS)
+    monkeypatch.setattr(paths, "ROOT", tmp_path)
+    base, threads, heap, jdbc = manifest.select(["demo", "demo@platform-threads", "demo@small-heap", "demo@jdbc"])
+    assert [v.name for v in base.variant_stacks()] == ["demo@platform-threads", "demo@small-heap", "demo@jdbc"]
+    assert (threads.name, threads.base_name, threads.variant) == ("demo@platform-threads", "demo", "platform-threads")
+    assert threads.display == "Demo · test (platform-threads)" and threads.directory == base.directory
+    env = threads.environment(run=True)
+    assert env["VIRTUAL_THREADS"] == "false" and env["ONLY_AT_RUN"] == "yes"
+    assert threads.run_command == base.run_command and heap.run_command == "exec sleep 61"
+    # Only a variant with a build of its own builds apart from its stack.
+    assert threads.build_key == heap.build_key == "demo" and jdbc.build_key == "demo@jdbc"
+    assert jdbc.build_artifact == "out-jdbc" and base.build_artifact == "out"
+    assert base.variants["platform-threads"].claim == "study-threads" and threads.variants == {}
+
+
+def test_an_unknown_variant_says_which_there_are(tmp_path, monkeypatch):
+    write_stack(tmp_path, text=VALID + VARIANTS)
+    monkeypatch.setattr(paths, "ROOT", tmp_path)
+    with pytest.raises(BenchError, match="demo has no variant 'n-plus-one': its variants are platform-threads, small"):
+        manifest.select(["demo@n-plus-one"])
+    with pytest.raises(BenchError, match="unknown stack nope: choose from demo"):
+        manifest.select(["nope@platform-threads"])
+
+
+@pytest.mark.parametrize(
+    ("table", "said"),
+    [
+        (
+            '[variants.fast]\ndescripton = "x"\nscenarios = ["avatar"]\n',
+            "[variants.fast] `descripton` is not a key of impl.toml: remove it or fix its spelling",
+        ),
+        ('[variants.fast]\nscenarios = ["avatar"]\n', "[variants.fast] `description` is missing: add it"),
+        ('[variants.fast]\ndescription = "x"\nscenarios = ["avatr"]\n', "unknown scenario avatr: choose from"),
+        (
+            '[variants.fast]\ndescription = "x"\nscenarios = []\n',
+            "[variants.fast] `scenarios` is empty: give it a value",
+        ),
+        ('[variants.Fast_1]\ndescription = "x"\nscenarios = ["avatar"]\n', "rename Fast_1"),
+    ],
+)
+def test_a_misspelt_or_missing_variant_key_is_named_with_what_to_do(tmp_path, table, said):
+    with pytest.raises(BenchError, match="is not a valid manifest") as raised:
+        manifest.load(write_stack(tmp_path, text=VALID + table))
+    assert said in str(raised.value)
+
+
+def test_a_variant_of_a_stack_in_another_ecosystem(tmp_path, monkeypatch):
+    # Node.js: a variant is an environment variable of its run, nothing Java-specific.
+    node = VALID.replace('language = "Shell"', 'language = "JavaScript"') + textwrap.dedent("""
+        [variants.cluster]
+        description = "node:cluster with two workers"
+        scenarios = ["read-heavy"]
+        env = { WORKERS = "2" }
+    """)
+    write_stack(tmp_path, "node-demo", node.replace('name = "demo"', 'name = "node-demo"'))
+    monkeypatch.setattr(paths, "ROOT", tmp_path)
+    (cluster,) = manifest.select(["node-demo@cluster"])
+    assert cluster.language == "JavaScript" and cluster.environment(run=True)["WORKERS"] == "2"

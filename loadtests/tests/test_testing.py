@@ -214,3 +214,30 @@ def test_a_smoke_run_allows_the_contracts_503_and_nothing_else_unexpected():
         (clean, ["x.json: 'stages' is a required property"]),
     ):
         assert not testing.smoke_verdict(records, problems, expected_runs=2)[0]
+
+
+def test_a_variant_is_built_and_held_to_the_conformance_suite_as_a_row_of_its_own(monkeypatch):
+    built, checked = [], []
+    monkeypatch.setattr(stacks, "build", lambda stack: built.append(stack.name) or False)
+
+    def conformance(stack, cluster, result):
+        checked.append((stack.name, stack.environment(run=True).get("VIRTUAL_THREADS")))
+        result.steps["conformance"] = testing.Step(True, "conformance: 3 passed, 0 failed")
+        result.steps["shutdown"] = testing.Step(True, "exit 143 in 0.4 s")
+
+    monkeypatch.setattr(testing, "run_conformance", conformance)
+    base = manifest.load(paths.ROOT / "java-spring").model_copy(
+        update={
+            "variants": {
+                "platform-threads": manifest.Variant(
+                    description="platform threads", scenarios=["read-heavy"], env={"VIRTUAL_THREADS": "false"}
+                )
+            }
+        }
+    )
+    base._directory = paths.ROOT / "java-spring"
+    (variant,) = base.variant_stacks()
+    result = testing.run_variant(variant, _Cluster())
+    assert result.stack == "java-spring@platform-threads" and result.ok
+    assert result.steps["build"].summary == "java-spring's build"
+    assert built == ["java-spring@platform-threads"] and checked == [("java-spring@platform-threads", "false")]

@@ -33,7 +33,9 @@ def test(impls: tuple[str, ...], smoke: bool, docker: bool) -> None:
     For each stack: build it, run its own tests against a freshly reset database, then start
     it and run the conformance suite of spec/ against it on another fresh database, including
     the resilience cases that stop and restart PostgreSQL, check that SIGTERM ends it
-    cleanly, and fuzz it briefly with schemathesis (`./bench fuzz` goes further). Then
+    cleanly, and fuzz it briefly with schemathesis (`./bench fuzz` goes further); then the
+    conformance suite and the SIGTERM check against each of its variants (its impl.toml's
+    [variants]). Then
     `./bench run go-gin --profile smoke` with its raw JSON checked against the schema,
     `./bench docker` for the same stacks (after every measurement, so that no daemon is busy
     during one; skipped loudly where it cannot run: not root on Debian and no daemon), the
@@ -51,7 +53,11 @@ def test(impls: tuple[str, ...], smoke: bool, docker: bool) -> None:
         with phases.timed("runner", "k8s checks"):
             testing.check_k8s(runner)
         with postgres.session() as cluster:
-            results = [testing.run_stack(stack, cluster) for stack in selected]
+            results = []
+            for stack in selected:
+                results.append(testing.run_stack(stack, cluster))
+                # A variant named on the command line is tested as itself; a stack, with its variants.
+                results += [testing.run_variant(v, cluster) for v in stack.variant_stacks()]
             names = [s.name for s in selected]
             if smoke and testing.SMOKE_STACK in names and all(r.ok for r in results if r.stack == testing.SMOKE_STACK):
                 smoke_stack = selected[names.index(testing.SMOKE_STACK)]
