@@ -228,3 +228,11 @@ def test_a_variant_of_a_stack_in_another_ecosystem(tmp_path, monkeypatch):
     monkeypatch.setattr(paths, "ROOT", tmp_path)
     (cluster,) = manifest.select(["node-demo@cluster"])
     assert cluster.language == "JavaScript" and cluster.environment(run=True)["WORKERS"] == "2"
+
+
+def test_the_variant_example_in_contributing_md_is_a_valid_variant(tmp_path):
+    guide = (paths.ROOT / "CONTRIBUTING.md").read_text()
+    example = guide.split("## Adding a variant", 1)[1].split("```toml\n", 1)[1].split("```", 1)[0]
+    stack = manifest.load(write_stack(tmp_path, text=VALID + example))
+    (variant,) = stack.variant_stacks()
+    assert variant.name == "demo@platform-threads" and variant.environment(run=True)["VIRTUAL_THREADS"] == "false"
