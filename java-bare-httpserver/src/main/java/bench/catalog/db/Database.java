@@ -9,7 +9,6 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 
-
 /** The connection pool: HikariCP over the PostgreSQL JDBC driver. */
 public final class Database implements AutoCloseable {
 
@@ -38,6 +37,8 @@ public final class Database implements AutoCloseable {
         hikari.addDataSourceProperty("ApplicationName", "java-bare-httpserver");
         hikari.addDataSourceProperty("connectTimeout", "5");
         hikari.addDataSourceProperty("tcpKeepAlive", "true");
+        // Keeps row values (the DETAIL of a constraint violation) out of exception messages and logs.
+        hikari.addDataSourceProperty("logServerErrorDetail", "false");
         return new Database(new HikariDataSource(hikari));
     }
 

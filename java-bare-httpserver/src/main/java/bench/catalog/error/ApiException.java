@@ -1,7 +1,12 @@
 package bench.catalog.error;
 
+import java.io.Serial;
+
 /** A request the HTTP layer refuses on its own: the status and a detail for the client. */
 public final class ApiException extends RuntimeException {
+
+    @Serial
+    private static final long serialVersionUID = 1L;
 
     private final int status;
     private final String allow;

@@ -1,11 +1,16 @@
 package bench.catalog.error;
 
+import java.io.Serial;
+
 /**
  * A rule that only the database can check was broken by a write. Thrown by the data-access code,
  * which knows which constraint its statement can break; {@link Problems} decides the status and,
  * for a 422, the JSON property.
  */
 public final class ConstraintViolation extends RuntimeException {
+
+    @Serial
+    private static final long serialVersionUID = 1L;
 
     public enum Kind {
         /** Another category has the code. */
