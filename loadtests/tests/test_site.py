@@ -4,6 +4,7 @@ temporary results/ tree laid out like the published one (site/ beside raw/quick/
 
 import json
 import shutil
+import statistics
 from pathlib import Path
 from urllib.parse import unquote, urlparse
 
@@ -209,6 +210,8 @@ def test_the_comparison_shows_two_stacks_side_by_side(browser, java_site):
     Select(browser.find_element(By.ID, "compare-b")).select_by_value("java-spring-webflux")
     headers = [th.text for th in browser.find_elements(By.CSS_SELECTOR, "#compare thead th")]
     assert headers[1:3] == ["java-jersey", "java-spring-webflux"]
+    # The pair is kept in the address, so that the comparison can be linked.
+    assert browser.execute_script("return window.location.hash") == "#compare=java-jersey,java-spring-webflux"
     body = browser.find_elements(By.CSS_SELECTOR, "#compare tbody tr")
     # Per scenario: four figures, what stopped the ladder and what bound it; then the mean tier,
     # memory (idle, peak, smallest cap), start-up and steady state.
@@ -217,8 +220,9 @@ def test_the_comparison_shows_two_stacks_side_by_side(browser, java_site):
         By.XPATH, "//table[@id='compare']//tr[th[text()='avatar: capacity at objective, req/s']]"
     )
     cells = [td.text for td in capacity.find_elements(By.TAG_NAME, "td")]
-    # From the raw files: java-jersey held 5,000 req/s on avatar, java-spring-webflux 5,000.
-    assert cells == ["5,000", "5,000", "1.00×"]
+    # From the raw files: java-jersey held 5,000 req/s on avatar, java-spring-webflux 5,000; the
+    # last column says which way, in words.
+    assert cells == ["5,000", "5,000", "java-jersey holds 1.00× java-spring-webflux's rate"]
     assert severe_entries(browser) == []
 
 
@@ -337,3 +341,204 @@ def test_the_smallest_cap_links_to_the_memory_ladder_file_at_that_cap(tmp_path):
         assert cap["href"].startswith("../raw/quick-mem-ladder/")
         record = json.loads((index.parent / cap["href"]).read_text())
         assert record["stack"]["name"] == name and record["mem_ladder_mib"] == cap["value"]
+
+
+# -- as a reader sees it: two screens, the rate picker, every control -----------------------------
+
+VIEWPORTS = {"laptop": (1440, 900), "phone": (390, 844)}
+
+LAYOUT = """
+const tiers = [...document.querySelectorAll('#tiers li')];
+const covered = (node) => {
+  const box = node.getBoundingClientRect();
+  const top = document.elementFromPoint(box.left + 4, box.top + box.height / 2);
+  return top !== null && !node.contains(top) && !top.contains(node);
+};
+return {
+  inner: window.innerWidth,
+  height: window.innerHeight,
+  scroll: document.documentElement.scrollWidth,
+  tierBottoms: tiers.map((li) => li.getBoundingClientRect().bottom),
+  // Anything wider than the screen scrolls inside its own box.
+  boxes: [...document.querySelectorAll('.scroll, .chart-card, #filters-box, section')]
+    .filter((node) => node.offsetParent !== null)
+    .map((node) => node.getBoundingClientRect().right),
+  coveredTiers: tiers.filter(covered).length,
+  filters: getComputedStyle(document.getElementById('filters-box')).position,
+};
+"""
+
+
+@pytest.fixture
+def viewport(browser):
+    def set_to(name):
+        width, height = VIEWPORTS[name]
+        browser.execute_cdp_cmd(
+            "Emulation.setDeviceMetricsOverride",
+            {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": name == "phone"},
+        )
+
+    yield set_to
+    browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+
+
+@pytest.mark.parametrize("name", list(VIEWPORTS))
+def test_the_page_fits_the_screen_and_opens_with_the_tiers(browser, java_site, viewport, name):
+    viewport(name)
+    open_page(browser, java_site)
+    layout = browser.execute_script(LAYOUT)
+    assert layout["inner"] == VIEWPORTS[name][0]
+    assert layout["scroll"] <= layout["inner"], f"the page is {layout['scroll']} px wide on a {name}"
+    assert max(layout["boxes"]) <= layout["inner"] + 0.5
+    assert layout["coveredTiers"] == 0 and layout["filters"] == "static"
+    # The first screen: every scenario's tiers on a laptop, at least the first on a phone.
+    bottoms = layout["tierBottoms"]
+    assert len(bottoms) == 5
+    shown = bottoms if name == "laptop" else bottoms[:1]
+    assert all(bottom <= layout["height"] for bottom in shown), (name, bottoms, layout["height"])
+    # On a phone the filters start folded, on a laptop open.
+    assert browser.find_element(By.ID, "filters-box").get_attribute("open") == ("true" if name == "laptop" else None)
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    assert browser.save_screenshot(str(SCREENSHOTS / f"first-screen-{name}.png"))
+    assert severe_entries(browser) == []
+
+
+def raw_cells(files: list[Path]) -> dict[tuple[str, str], list[dict]]:
+    """Per (stack label, scenario), the ladders of its runs, read straight from the raw files."""
+    found: dict[tuple[str, str], list[dict]] = {}
+    for file in files:
+        record = json.loads(file.read_text())
+        if record.get("ladder") is None or record.get("kind") == "ceiling":
+            continue
+        label = record["stack"]["name"] + (" (HAL)" if record["stack"].get("dialect") == "hal" else "")
+        found.setdefault((label, record["scenario"]), []).append(record["ladder"])
+    return found
+
+
+def expected_at(ladders: list[dict], rate: float) -> tuple[bool, dict[str, float | None] | None]:
+    """(holds, figures) of a stack at `rate`, computed from its runs' ladders on their own: the
+    median over runs of each step, exact at a step's rate, linear between the two steps around
+    it, nothing past the median capacity nor below the first step."""
+    capacities = [c for c in (ladder["capacity_rps"] for ladder in ladders) if c is not None]
+    if not capacities or rate > statistics.median(capacities):
+        return False, None
+    capacity = statistics.median(capacities)
+    by_rate: dict[float, list[dict]] = {}
+    for ladder in ladders:
+        for step in ladder["steps"]:
+            by_rate.setdefault(step["offered_rps"], []).append(step)
+
+    def at(offered: float) -> dict[str, float | None]:
+        steps = by_rate[offered]
+
+        def med(values):
+            known = [v for v in values if v is not None]
+            return statistics.median(known) if known else None
+
+        cores = med(s["cpu_ms_per_request"] for s in steps)
+        postgres = med((s.get("cpu") or {}).get("postgres_ms_per_request") for s in steps)
+        memory = med(s.get("app_peak_memory_bytes") for s in steps)
+        return {
+            "app_cores": None if cores is None else cores * rate / 1000,
+            "postgres_cores": None if postgres is None else postgres * rate / 1000,
+            "p99": med((s.get("latency_ms") or {}).get("p99") for s in steps),
+            "memory_mib": None if memory is None else memory / (1 << 20),
+        }
+
+    offered = sorted(r for r in by_rate if r <= capacity)
+    if rate in offered:
+        return True, at(rate)
+    lower = [r for r in offered if r < rate]
+    upper = [r for r in offered if r > rate]
+    if not lower or not upper:
+        return True, None
+    low, high = at(lower[-1]), at(upper[0])
+    share = (rate - lower[-1]) / (upper[0] - lower[-1])
+    return True, {
+        key: None if low[key] is None or high[key] is None else low[key] + share * (high[key] - low[key])  # type: ignore[operator]
+        for key in low
+    }
+
+
+DIGITS = {"app_cores": 2, "postgres_cores": 2, "p99": 1, "memory_mib": 0}
+
+
+def pick_load(driver, scenario: str, rate: float) -> dict[str, tuple[str, dict[str, str]]]:
+    Select(driver.find_element(By.ID, "load-scenario")).select_by_value(scenario)
+    box = driver.find_element(By.ID, "load-rate")
+    box.clear()
+    box.send_keys(f"{rate:g}")
+    rows = driver.find_elements(By.CSS_SELECTOR, "#load tbody tr")
+    return {
+        row.get_attribute("data-stack"): (
+            row.find_elements(By.TAG_NAME, "td")[0].text,
+            {td.get_attribute("data-key"): td.text for td in row.find_elements(By.CSS_SELECTOR, "td[data-key]")},
+        )
+        for row in rows
+    }
+
+
+def test_the_rate_picker_gives_what_the_raw_files_give_at_three_rates_per_scenario(browser, java_site):
+    open_page(browser, java_site)
+    cells = raw_cells(sorted(JAVA.glob("*.json")))
+    checked = 0
+    for scenario in sorted({s for _, s in cells}):
+        ladders = {label: found for (label, s), found in cells.items() if s == scenario}
+        rates = next(lad["rates"] for found in ladders.values() for lad in found)
+        capacities = [c for found in ladders.values() for lad in found if (c := lad["capacity_rps"]) is not None]
+        # A step's own rate, a rate between the first two steps, and one past some stack's capacity
+        # (where no stack held a rate, the ladder's last).
+        for rate in (rates[0], (rates[0] + rates[1]) / 2, max(capacities, default=rates[-1])):
+            shown = pick_load(browser, scenario, rate)
+            assert set(shown) == set(ladders), (scenario, rate)
+            for label, found in ladders.items():
+                holds, figures = expected_at(found, rate)
+                answer, values = shown[label]
+                assert answer.startswith("yes") == holds, (scenario, rate, label, answer)
+                for key, digits in DIGITS.items():
+                    expected = None if figures is None else figures[key]
+                    text = values[key].removeprefix("≈ ").replace(",", "")
+                    if expected is None:
+                        assert text == "–", (scenario, rate, label, key, values[key])
+                        continue
+                    # The page rounds half away from zero, Python's format to even: half a unit either way.
+                    assert abs(float(text) - expected) <= 0.5 * 10**-digits + 1e-9, (scenario, rate, label, key)
+                    interpolated = rate not in {s["offered_rps"] for lad in found for s in lad["steps"]}
+                    assert values[key].startswith("≈ ") == interpolated, (scenario, rate, label, key)
+                    checked += 1
+    assert checked > 100
+    assert severe_entries(browser) == []
+
+
+def test_every_control_changes_what_it_says(browser, java_site):
+    open_page(browser, java_site)
+    heading = "#load thead th:nth-child(2)"
+    pick_load(browser, "join-filter", 400)
+    assert browser.find_element(By.CSS_SELECTOR, heading).text == "holds 400 req/s?"
+    pick_load(browser, "join-filter", 5000)
+    answers = [td.text for td in browser.find_elements(By.CSS_SELECTOR, "#load tbody td:nth-of-type(1)")]
+    assert answers and all(answer.startswith("no: holds up to") for answer in answers), answers
+    # The stack filter takes its row out of the rate picker too.
+    toggle(browser, "filter-stack", "java-jersey")
+    assert "java-jersey" not in pick_load(browser, "join-filter", 400)
+    toggle(browser, "filter-stack", "java-jersey")
+    # The compare selectors change the table and the address.
+    Select(browser.find_element(By.ID, "compare-b")).select_by_value("java-spring")
+    assert browser.execute_script("return window.location.hash").endswith(",java-spring")
+    # Unchecking every scenario leaves a word, not an empty table.
+    for scenario in ("read-heavy", "join-filter", "mixed", "heavy-body", "avatar"):
+        toggle(browser, "filter-scenario", scenario)
+    assert browser.find_element(By.ID, "empty").is_displayed()
+    assert not browser.find_element(By.ID, "summary").is_displayed()
+    for scenario in ("read-heavy", "join-filter", "mixed", "heavy-body", "avatar"):
+        toggle(browser, "filter-scenario", scenario)
+    assert not browser.find_element(By.ID, "empty").is_displayed()
+    assert severe_entries(browser) == []
+
+
+def test_a_linked_comparison_opens_on_its_pair(browser, java_site):
+    browser.get("about:blank")  # else only the address's fragment would change, with no new page
+    browser.get(java_site.as_uri() + "#compare=java-spring,java-jersey")
+    WebDriverWait(browser, 20).until(lambda d: d.execute_script("return document.readyState") == "complete")
+    assert Select(browser.find_element(By.ID, "compare-a")).first_selected_option.text == "java-spring"
+    assert Select(browser.find_element(By.ID, "compare-b")).first_selected_option.text == "java-jersey"

@@ -23,7 +23,7 @@ from bench.errors import BenchError
 from bench.records import LadderStep, RawResult
 from bench.report.figures import MIB, Cell, group_cells, median, spread
 from bench.report.ladder import common_rate, has_ladder, p99_of, postgres_ms_of, step_at, stopped_by
-from bench.report.summary import per_run_peak, smallest_clean_cap
+from bench.report.summary import bound_sentence, per_run_peak, smallest_clean_cap
 from bench.report.tiers import tier_of, tiers
 
 ASSETS = Path(__file__).with_name("site_assets")
@@ -53,6 +53,8 @@ class Step(TypedDict):
     cores: float | None
     postgres: float | None
     delivered: float | None
+    memory_mib: float | None
+    """The app's peak memory over the step."""
     held: int
     """Runs that held it, of `runs`."""
     runs: int
@@ -103,6 +105,8 @@ class TierInfo(TypedDict):
 class ScenarioInfo(TypedDict):
     name: str
     tiers: list[TierInfo]
+    bound: str
+    """What stopped its ladders, in words: what separates the tiers (results.md says the same)."""
     ladder: bool
     objective_p99_ms: float | None
     rates: list[float]
@@ -113,6 +117,8 @@ class SiteData(TypedDict):
     raw_dir: str
     profile: str
     runs: int
+    mem_ladder_scenarios: list[str]
+    """The scenarios the memory ladder served at each cap (not every scenario)."""
     files: int
     commits: list[str]
     dates: list[str]
@@ -167,6 +173,7 @@ def site_data(
         shown["tiers"] = [
             {"number": t.number, "stacks": list(t.labels), "low": t.low, "high": t.high} for t in found_tiers
         ]
+        shown["bound"] = bound_sentence(laddered)
         scenarios.append(shown)
         for cell in cells:
             per_stack[cell.stack.label][scenario] = _scenario_figures(cell, common, href)
@@ -201,6 +208,7 @@ def site_data(
         "raw_dir": _link(found[0][0].parent, site_dir),
         "profile": records[0].profile,
         "runs": max(r.run for r in records),
+        "mem_ladder_scenarios": sorted({record.scenario for _, record in mem_ladder}),
         "files": len(records),
         "commits": sorted({(r.git_commit or "unknown")[:12] for r in records}),
         "dates": sorted({r.started_at.date().isoformat() for r in records if r.started_at is not None}),
@@ -224,6 +232,7 @@ def _scenario_info(scenario: str, cells: list[Cell], common: float | None) -> Sc
     return {
         "name": scenario,
         "tiers": [],
+        "bound": "",
         "ladder": bool(ladders),
         "objective_p99_ms": ladders[0].objective_p99_ms if ladders else None,
         "rates": ladders[0].rates if ladders else [],
@@ -297,6 +306,9 @@ def ladder_steps(cell: Cell, href: dict[int, str]) -> list[Step]:
             "cores": median_of(pairs, lambda s: s.cpu_ms_per_request),
             "postgres": median_of(pairs, postgres_ms_of),
             "delivered": median_of(pairs, lambda s: s.delivered_rps),
+            "memory_mib": median_of(
+                pairs, lambda s: s.app_peak_memory_bytes / MIB if s.app_peak_memory_bytes is not None else None
+            ),
             "held": sum(1 for _, step in pairs if step.held),
             "runs": len(pairs),
             "href": href[id(pairs[0][0])],

@@ -102,6 +102,16 @@ def bound_of(cell: Cell) -> str:
     return max(set(kinds), key=kinds.count) if kinds else "none"
 
 
+def bound_sentence(cells: list[Cell]) -> str:
+    """What bound each stack's ladder in one scenario, most frequent first: "the app at its core for 5; …"."""
+    counts: dict[str, int] = defaultdict(int)
+    for cell in cells:
+        counts[bound_of(cell)] += 1
+    return "; ".join(
+        f"{BOUND_WORDS.get(kind, kind)} for {count}" for kind, count in sorted(counts.items(), key=lambda i: -i[1])
+    )
+
+
 def summary_section(
     cells_by_scenario: dict[str, list[Cell]], mem_ladder: list[RawResult], runs: int, measured: str
 ) -> list[str]:
@@ -178,12 +188,7 @@ def summary_section(
         lines.append(f"| {name} | " + " | ".join(row) + " |")
     lines += ["", "What bounds each scenario here, at the first rate each stack could not hold:"]
     for s in scenarios:
-        counts: dict[str, int] = defaultdict(int)
-        for cell in laddered[s]:
-            counts[bound_of(cell)] += 1
-        said = "; ".join(
-            f"{BOUND_WORDS.get(kind, kind)} for {count}" for kind, count in sorted(counts.items(), key=lambda i: -i[1])
-        )
+        said = bound_sentence(laddered[s])
         held = [median_capacity(c) for c in laddered[s]]
         known = [h for h in held if h is not None]
         span = (

@@ -201,12 +201,16 @@
       el('td', {}, stack.dialect ? DIALECTS[stack.dialect] || stack.dialect : '–'),
       ...scenarios.map((s) => scenarioCell(stack, s)),
       el('td', {class: 'derived', title: MEAN_TIER}, stack.ceiling ? 'ceiling' : fmt(meanTier(stack), 1)),
-      ...PROCESS_COLUMNS.map((c) => figureCell(stack[c.key], c.digits)),
+      // A ceiling is pgbench or nginx, not a stack's process: it has no start-up or memory to show.
+      ...PROCESS_COLUMNS.map((c) => (stack.ceiling ? el('td', {class: 'figure'}, '–') : figureCell(stack[c.key], c.digits))),
     );
     // Ceilings are the machine's limits, not contenders: above the stacks, never ranked.
     for (const ceiling of ceilings.filter(visible)) body.append(row(ceiling));
     for (const stack of sorted(stacks.filter(visible))) body.append(row(stack));
     table.append(body);
+    const nothing = !scenarios.length || !stacks.some(visible);
+    document.getElementById('empty').hidden = !nothing;
+    table.hidden = nothing;
   }
 
   // Per scenario shown, its tiers as the raw files decided them (over every stack measured).
@@ -218,7 +222,8 @@
         const range = t.low === t.high ? fmt(t.low, 0) : `${fmt(t.low, 0)}–${fmt(t.high, 0)}`;
         return `T${t.number}: ${t.stacks.join(', ')} (${range} req/s)`;
       });
-      list.append(el('li', {}, el('strong', {}, scenario.name), ` ${tiers.join('; ')}`));
+      const bound = scenario.bound ? `. Stopped by ${scenario.bound}.` : '';
+      list.append(el('li', {}, el('strong', {}, scenario.name), ` ${tiers.join('; ')}${bound}`));
     }
   }
 
@@ -378,6 +383,8 @@
           a: a.scenarios[scenario.name] ? a.scenarios[scenario.name][key] : null,
           b: b.scenarios[scenario.name] ? b.scenarios[scenario.name][key] : null,
           digits: metric.digits,
+          capacity: key === 'capacity',
+          words: key === 'p99' ? 'has' : 'uses',
         });
       }
       for (const [key, words] of [['stopped', 'stopped by'], ['bound', 'bound at the step not held']]) {
@@ -389,7 +396,7 @@
     }
     rows.push({label: 'mean tier', text: [a, b].map((s) => (s.ceiling ? '' : fmt(meanTier(s), 1)))});
     for (const column of PROCESS_COLUMNS) {
-      rows.push({label: column.label, a: a[column.key], b: b[column.key], digits: column.digits});
+      rows.push({label: column.label, a: a[column.key], b: b[column.key], digits: column.digits, words: 'is'});
     }
     return rows;
   }
@@ -404,7 +411,7 @@
       el('th', {scope: 'col'}, 'figure'),
       el('th', {scope: 'col', class: 'stack-a'}, a.label),
       el('th', {scope: 'col', class: 'stack-b'}, b.label),
-      el('th', {scope: 'col'}, `${a.label} ÷ ${b.label}`))));
+      el('th', {scope: 'col'}, `${a.label} against ${b.label}`))));
     const body = el('tbody');
     for (const row of compareRows(a, b)) {
       if (row.text) {
@@ -412,12 +419,159 @@
           el('td', {}, row.text[0] || '–'), el('td', {}, row.text[1] || '–'), el('td')));
         continue;
       }
-      const ratio = row.a && row.b && row.a.value !== null && row.b.value ? row.a.value / row.b.value : null;
-      body.append(el('tr', {}, el('th', {scope: 'row'}, row.label),
+      body.append(el('tr', {class: differs(row) ? null : 'same'}, el('th', {scope: 'row'}, row.label),
         figureCell(row.a, row.digits), figureCell(row.b, row.digits),
-        el('td', {class: 'ratio'}, ratio === null ? '–' : `${fmt(ratio, 2)}×`)));
+        el('td', {class: 'ratio'}, inWords(row, a, b))));
     }
     table.append(body);
+    window.history.replaceState(null, '', `#compare=${encodeURIComponent(a.label)},${encodeURIComponent(b.label)}`);
+    document.getElementById('compare-note').textContent =
+      'The last column says which way, as the ratio of A\'s figure to B\'s, or "no difference" where their ' +
+      'ranges over all runs overlap. The pair is kept in the address, so a comparison can be linked.';
+  }
+
+  // -- At your load: each stack at one rate, read from its ladder's steps ----------------------
+
+  // A stack's figures at `rate` in one scenario: measured where a step was offered at that rate,
+  // interpolated (linearly in the rate) between the two measured steps around it, and never past
+  // the highest rate it held (its capacity, the median over runs) or below the first step.
+  function atRate(figures, rate) {
+    const capacity = figures.capacity.value;
+    if (capacity === null) return {holds: false, why: 'held no rate'};
+    if (rate > capacity) return {holds: false, why: `holds up to ${fmt(capacity, 0)} req/s`};
+    const steps = figures.steps.filter((step) => step.offered <= capacity);
+    const exact = steps.find((step) => step.offered === rate);
+    if (exact) return {holds: true, kind: 'measured', href: exact.href, values: stepValues(exact, rate)};
+    const below = steps.filter((step) => step.offered < rate).pop();
+    const above = steps.find((step) => step.offered > rate);
+    if (!below || !above) return {holds: true, kind: 'unmeasured', why: 'below the first rate measured'};
+    const share = (rate - below.offered) / (above.offered - below.offered);
+    const low = stepValues(below, rate);
+    const high = stepValues(above, rate);
+    const values = {};
+    for (const key of Object.keys(low)) {
+      values[key] = low[key] === null || high[key] === null ? null : low[key] + share * (high[key] - low[key]);
+    }
+    // Both steps are in every run's file: the link opens the one the step below comes from.
+    return {holds: true, kind: 'interpolated', href: below.href, below, above, values};
+  }
+
+  // What a step says of a load of `rate` req/s: cores from CPU ms per request, p99 and memory as measured.
+  function stepValues(step, rate) {
+    return {
+      app_cores: step.cores === null ? null : (step.cores * rate) / 1000,
+      postgres_cores: step.postgres === null ? null : (step.postgres * rate) / 1000,
+      p99: step.p99,
+      memory_mib: step.memory_mib,
+    };
+  }
+
+  const LOAD_COLUMNS = [
+    {key: 'app_cores', label: 'app cores', digits: 2},
+    {key: 'postgres_cores', label: 'PostgreSQL cores', digits: 2},
+    {key: 'p99', label: 'p99 ms', digits: 1},
+    {key: 'memory_mib', label: 'app memory MiB', digits: 0},
+  ];
+
+  function byTier(a, b) {
+    const x = meanTier(a);
+    const y = meanTier(b);
+    if (x === y) return a.label.localeCompare(b.label);
+    if (x === null) return 1;
+    if (y === null) return -1;
+    return x - y;
+  }
+
+  function renderLoad() {
+    const scenario = DATA.scenarios.find((s) => s.name === document.getElementById('load-scenario').value);
+    const rate = Number(document.getElementById('load-rate').value);
+    const table = document.getElementById('load');
+    table.replaceChildren();
+    if (!scenario || !(rate > 0)) {
+      document.getElementById('load-note').textContent = 'Pick a scenario and a rate above 0.';
+      return;
+    }
+    table.append(el('thead', {}, el('tr', {},
+      el('th', {scope: 'col'}, 'stack'),
+      el('th', {scope: 'col'}, `holds ${fmt(rate, 0)} req/s?`),
+      ...LOAD_COLUMNS.map((c) => el('th', {scope: 'col'}, c.label)))));
+    const body = el('tbody');
+    const shown = stacks.filter((stack) => visible(stack) && stack.scenarios[scenario.name]).sort(byTier);
+    for (const stack of shown) {
+      const found = atRate(stack.scenarios[scenario.name], rate);
+      const cells = LOAD_COLUMNS.map((c) => {
+        if (!found.values) return el('td', {class: 'figure no-hold', 'data-key': c.key}, '–');
+        const value = found.values[c.key];
+        const title = found.kind === 'interpolated'
+          ? `interpolated between the steps at ${fmt(found.below.offered, 0)} and ${fmt(found.above.offered, 0)} req/s`
+          : `measured at ${fmt(rate, 0)} req/s`;
+        const cell = el('td', {class: `figure ${found.kind}`, title, 'data-key': c.key});
+        if (value === null) cell.append('–');
+        else cell.append(el('a', {href: found.href}, (found.kind === 'interpolated' ? '≈ ' : '') + fmt(value, c.digits)));
+        return cell;
+      });
+      const answer = found.holds ? (found.kind === 'unmeasured' ? `yes (${found.why})` : 'yes') : `no: ${found.why}`;
+      body.append(el('tr', {'data-stack': stack.label},
+        el('th', {scope: 'row'}, stack.label), el('td', {class: found.holds ? 'holds' : 'no-hold'}, answer), ...cells));
+    }
+    table.append(body);
+    document.getElementById('load-note').textContent =
+      `Each stack at ${fmt(rate, 0)} req/s of ${scenario.name}, from the medians of its ladder's steps: cores are ` +
+      'CPU time per request × the rate, p99 and memory as measured at that step. Figures marked ≈ are interpolated ' +
+      'between the two steps around the rate; none is read past the highest rate a stack held, and a rate below ' +
+      `the first step (${fmt(scenario.rates[0], 0)} req/s) has no figures. Ordered by mean tier.`;
+  }
+
+  function setUpLoad() {
+    const select = document.getElementById('load-scenario');
+    for (const scenario of DATA.scenarios.filter((s) => s.ladder)) {
+      select.append(el('option', {value: scenario.name}, scenario.name));
+    }
+    const input = document.getElementById('load-rate');
+    const pickDefault = () => {
+      const scenario = DATA.scenarios.find((s) => s.name === select.value);
+      if (!scenario) return;
+      input.value = scenario.common_rate !== null ? scenario.common_rate : scenario.rates[0];
+    };
+    pickDefault();
+    select.addEventListener('change', () => {
+      pickDefault();
+      renderLoad();
+    });
+    input.addEventListener('input', renderLoad);
+  }
+
+  // -- The comparison: which way, and whether the runs tell the two apart -----------------------
+
+  function overlaps(a, b) {
+    if (!a || !b || a.value === null || b.value === null) return false;
+    return a.low <= b.high && b.low <= a.high;
+  }
+
+  function differs(row) {
+    return !(overlaps(row.a, row.b) && (row.a.count > 1 || row.b.count > 1));
+  }
+
+  function inWords(row, a, b) {
+    if (!row.a || !row.b || row.a.value === null || !row.b.value) return '–';
+    if (!differs(row)) return 'no difference: the runs overlap';
+    const ratio = fmt(row.a.value / row.b.value, 2);
+    if (row.capacity) return `${a.label} holds ${ratio}× ${b.label}'s rate`;
+    return `${a.label} ${row.words} ${ratio}× ${b.label}'s`;
+  }
+
+  function compareDefaults() {
+    const wanted = new URLSearchParams(window.location.hash.slice(1)).get('compare');
+    const labels = DATA.stacks.map((s) => s.label);
+    if (wanted) {
+      const [a, b] = wanted.split(',');
+      if (labels.includes(a) && labels.includes(b)) return [a, b];
+    }
+    // Two stacks of one language, the language with the most stacks; else the first two.
+    const byLanguage = {};
+    for (const stack of stacks) (byLanguage[stack.language] = byLanguage[stack.language] || []).push(stack.label);
+    const family = Object.values(byLanguage).sort((x, y) => y.length - x.length)[0] || [];
+    return family.length >= 2 ? family.slice(0, 2) : labels.slice(0, 2);
   }
 
   function checkboxes(fieldsetId, values, set, labelOf) {
@@ -435,8 +589,15 @@
 
   function renderAll() {
     renderSummary();
+    renderLoad();
     updateCharts();
     renderCompare();
+  }
+
+  function memLadderScenarios() {
+    const names = DATA.mem_ladder_scenarios || [];
+    if (!names.length) return 'its scenarios';
+    return names.length === 1 ? names[0] : `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`;
   }
 
   function describe() {
@@ -457,12 +618,17 @@
       'no unexpected status, p99 within the objective). The figures at the common rate are at the highest rate ' +
       `every stack held in every run (${commons.join('; ') || 'no ladder'}). Memory, start-up and time to steady ` +
       'state are per stack over its scenarios: idle memory and start-up when its process started, peak ' +
-      'the median of each run\'s highest; smallest cap: the smallest memory cap the memory ladder served every ' +
-      'scenario under. Tiers (T1 the highest): stacks whose capacity ranges over all runs overlap show no ' +
+      'the median of each run\'s highest; smallest cap: the smallest memory cap under which the memory ladder ' +
+      `served ${memLadderScenarios()} without an error. ` +
+      'Tiers (T1 the highest): stacks whose capacity ranges over all runs overlap show no ' +
       'difference, and stacks linked by such overlaps share a tier; the rows are in order of their mean tier over ' +
       'the scenarios shown, as results.md orders them. Rows marked ceiling (ceiling-…) are ' +
       'the limits of the database or of HTTP on this machine, measured alike and never ranked. Click a column ' +
       'heading to sort by it.';
+    document.getElementById('tiers-note').textContent =
+      'Per scenario, stacks whose capacity ranges over all runs overlap show no difference, and stacks linked by ' +
+      'such overlaps share a tier (T1 holds the highest rates); the order inside a tier means nothing. Capacity: ' +
+      'the highest offered rate held at the p99 objective.';
     document.getElementById('charts-note').textContent =
       'Every stack a line over its ladder steps: a dot where every run held the step, a triangle where some did, ' +
       'a cross where none did (the step the ladder stopped at). Click a point for its raw file.';
@@ -481,12 +647,16 @@
       state.sort = null;
       renderAll();
     });
+    const pair = compareDefaults();
     for (const [id, index] of [['compare-a', 0], ['compare-b', 1]]) {
       const select = document.getElementById(id);
       for (const stack of [...stacks, ...ceilings]) select.append(el('option', {value: stack.label}, stack.label));
-      select.selectedIndex = Math.min(index, select.options.length - 1);
+      select.value = pair[index] || select.options[Math.min(index, select.options.length - 1)].value;
       select.addEventListener('change', renderCompare);
     }
+    // On a phone the filters start folded, so that the first screen shows figures.
+    if (window.matchMedia('(max-width: 600px)').matches) document.getElementById('filters-box').open = false;
+    setUpLoad();
     buildCharts();
     renderAll();
   }
