@@ -57,10 +57,13 @@ export function notFoundHandler(req, res, next) {
   next(new HttpError(404, `no resource at ${req.path}`))
 }
 
-// Express recognises error middleware by its four parameters, so `next` stays although unused.
-export function problemHandler(err, req, res, next) {
+// Express recognises error middleware by its four parameters, so `_next` stays although unused.
+export function problemHandler(err, req, res, _next) {
   const problem = toProblem(err)
-  if (problem.status === 500) console.error(`${req.method} ${req.path} failed:`, err)
+  // A bug is logged by its stack (message and frames) alone: node-postgres's error also carries
+  // PostgreSQL's DETAIL, which quotes the request's values ("Failing row contains ..."), and
+  // request data is logged nowhere.
+  if (problem.status === 500) console.error(`${req.method} ${req.path} failed:`, err.stack ?? err)
   if (res.headersSent) {
     // Too late for a problem body: drop the connection so the client sees the failure.
     req.socket.destroy()

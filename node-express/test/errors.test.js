@@ -1,8 +1,10 @@
 // The error map (lib/errors.js) and the one classifier of "unavailable" database errors
-// (db/index.js), without a database: errors shaped as pg raises them.
+// (db/index.js): errors shaped as pg raises them, and one that PostgreSQL raises for real in
+// DATABASE_URL to show what a 500 logs.
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
-import { isUnavailable } from '../db/index.js'
+import { format } from 'node:util'
+import { close as closeDatabase, isUnavailable, query } from '../db/index.js'
 import { CategoryInUseError, DatabaseUnavailableError, DuplicateKeyError, UnknownCategoryError } from '../db/errors.js'
 import { problemHandler, toProblem } from '../lib/errors.js'
 
@@ -82,6 +84,24 @@ describe('the error map', () => {
       assert.equal(logged.mock.callCount(), 1)
     })
   }
+
+  it('logs an error from the database without the values of its statement or row', async (t) => {
+    t.after(closeDatabase)
+    // Not null is no violation data access translates; PostgreSQL's DETAIL quotes the row.
+    const sku = `SECRET-${process.pid}-${Date.now()}`
+    const insert = 'INSERT INTO item (sku, name, price, stock, category_id) VALUES ($1, NULL, $2, $3, 1)'
+    const err = await query({ text: insert, values: [sku, 4242.42, 424242] }).catch((e) => e)
+    assert.equal(err.code, '23502')
+    const logged = t.mock.method(console, 'error', () => {})
+
+    const res = fakeResponse()
+    problemHandler(err, { method: 'POST', path: '/items' }, res, () => {})
+
+    assert.equal(res.sent.status, 500)
+    const text = logged.mock.calls.map((call) => format(...call.arguments)).join('\n')
+    assert.match(text, /violates not-null constraint/)
+    for (const value of [sku, '4242.42', '424242']) assert.ok(!text.includes(value), `${value} logged:\n${text}`)
+  })
 
   it('titles problems with the reason phrases of RFC 9110', () => {
     const titleOf = (err) => {

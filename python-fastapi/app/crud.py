@@ -7,8 +7,9 @@ False for the caller to decide. Nothing here knows HTTP statuses or JSON field n
 """
 
 from collections.abc import Sequence
+from typing import Any, cast
 
-from sqlalchemy import ColumnElement, delete, func, select
+from sqlalchemy import ColumnElement, CursorResult, Result, delete, func, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import joinedload
@@ -47,6 +48,12 @@ _WITH_CATEGORY = joinedload(Item.category, innerjoin=True)
 
 def _sqlstate(error: IntegrityError) -> str | None:
     return getattr(error.orig, "sqlstate", None)
+
+
+def _row_count(result: Result[Any]) -> int:
+    # AsyncSession.execute() is typed to return a Result whatever the statement; a DELETE's is the
+    # CursorResult that carries the number of rows it matched.
+    return cast(CursorResult[Any], result).rowcount
 
 
 # -- categories --------------------------------------------------------------------------------
@@ -102,7 +109,7 @@ async def delete_category(session: AsyncSession, category_id: int) -> bool:
             raise CategoryInUseError(f"category {category_id} still has items") from error
         raise
     await session.commit()
-    return result.rowcount > 0
+    return _row_count(result) > 0
 
 
 # -- items -------------------------------------------------------------------------------------
@@ -184,7 +191,7 @@ async def _flush_item(session: AsyncSession, item: Item, data: ItemCreate) -> No
 async def delete_item(session: AsyncSession, item_id: int) -> bool:
     result = await session.execute(delete(Item).where(Item.id == item_id))
     await session.commit()
-    return result.rowcount > 0
+    return _row_count(result) > 0
 
 
 # -- health ------------------------------------------------------------------------------------

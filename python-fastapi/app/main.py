@@ -5,7 +5,7 @@ from fastapi import FastAPI
 
 from app.api.main import api_router
 from app.core import db
-from app.core.errors import register_exception_handlers
+from app.core.errors import EXCEPTION_HANDLERS
 
 VERSION = "1.0.0"
 
@@ -21,6 +21,7 @@ app = FastAPI(
     title="python-fastapi",
     version=VERSION,
     lifespan=lifespan,
+    exception_handlers=EXCEPTION_HANDLERS,
     # Production: no interactive docs or schema routes; paths are exact, so /items/ is a 404
     # rather than a redirect to /items.
     docs_url=None,
@@ -28,5 +29,4 @@ app = FastAPI(
     openapi_url=None,
     redirect_slashes=False,
 )
-register_exception_handlers(app)
 app.include_router(api_router)

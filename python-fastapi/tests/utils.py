@@ -32,7 +32,7 @@ async def send_json(client: AsyncClient, method: str, path: str, body: Any) -> R
 def assert_problem(response: Response, status: int, fields: set[str] | None = None) -> dict[str, Any]:
     assert response.status_code == status, response.text
     assert response.headers["content-type"] == "application/problem+json"
-    body = response.json()
+    body: dict[str, Any] = response.json()
     assert body["type"] == "about:blank"
     assert body["status"] == status
     assert body["title"] == TITLES[status]

@@ -24,6 +24,8 @@ def new_async_engine(settings: Settings) -> AsyncEngine:
         settings.sqlalchemy_database_uri,
         pool_size=settings.DB_POOL_SIZE,
         max_overflow=0,
+        # Parameters are request data: an error's text, logged on a 500, names the statement alone.
+        hide_parameters=True,
         pool_timeout=POOL_TIMEOUT_S,
         connect_args={"timeout": POOL_TIMEOUT_S},
     )

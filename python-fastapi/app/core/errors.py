@@ -6,14 +6,15 @@ to a status, a title and, for a 422, the JSON field. Nothing else names a status
 """
 
 import logging
-from collections.abc import Sequence
+import traceback
+from collections.abc import Callable, Coroutine, Sequence
 from http import HTTPStatus
 from typing import Any
 
 import asyncpg
-from fastapi import FastAPI, Request
+from fastapi import Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse
+from fastapi.responses import JSONResponse, Response
 from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.exc import TimeoutError as PoolTimeoutError
 from starlette.exceptions import HTTPException as StarletteHTTPException
@@ -117,8 +118,12 @@ async def database_error_handler(request: Request, exc: Exception) -> ProblemRes
         if isinstance(exc, PoolTimeoutError):
             return problem(503, "no database connection became free in time")
         return problem(503, "the database is unavailable")
-    # Anything else, an integrity error that data access did not expect included, is a bug.
-    logger.error("database error on %s %s", request.method, request.url.path, exc_info=exc)
+    # Anything else, an integrity error that data access did not expect included, is a bug. Its
+    # traceback is logged without the driver's exception it was raised from: that one carries
+    # PostgreSQL's DETAIL, which quotes the request's values ("Failing row contains ..."), as the
+    # statement's parameters would if the engine did not hide them.
+    trace = "".join(traceback.format_exception(exc, chain=False)).rstrip()
+    logger.error("database error on %s %s\n%s", request.method, request.url.path, trace)
     return problem(500, INTERNAL_ERROR)
 
 
@@ -128,10 +133,17 @@ async def internal_error_handler(_: Request, __: Exception) -> ProblemResponse:
     return problem(500, INTERNAL_ERROR)
 
 
-def register_exception_handlers(app: FastAPI) -> None:
-    app.add_exception_handler(StarletteHTTPException, http_exception_handler)
-    app.add_exception_handler(RequestValidationError, validation_exception_handler)
-    app.add_exception_handler(DomainError, domain_error_handler)
-    for database_error in (SQLAlchemyError, OSError, asyncpg.PostgresError, asyncpg.InterfaceError):
-        app.add_exception_handler(database_error, database_error_handler)
-    app.add_exception_handler(Exception, internal_error_handler)
+# Given to FastAPI(exception_handlers=...), which types each handler with its own exception class
+# (Starlette's add_exception_handler() is typed for handlers of Exception alone). Starlette picks
+# the handler of the nearest class in the raised exception's MRO, so the one for Exception answers
+# only what no narrower one does.
+EXCEPTION_HANDLERS: dict[int | type[Exception], Callable[[Request, Any], Coroutine[Any, Any, Response]]] = {
+    StarletteHTTPException: http_exception_handler,
+    RequestValidationError: validation_exception_handler,
+    DomainError: domain_error_handler,
+    SQLAlchemyError: database_error_handler,
+    OSError: database_error_handler,
+    asyncpg.PostgresError: database_error_handler,
+    asyncpg.InterfaceError: database_error_handler,
+    Exception: internal_error_handler,
+}
