@@ -1,0 +1,96 @@
+"""The stock service the outbound scenario's stacks call (loadtests/upstream/, Go's standard
+library only): built from its source into the runner's bin directory, started beside PostgreSQL,
+and named to a stack by STOCK_URL."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import shlex
+import shutil
+import subprocess
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+
+import httpx
+
+from bench import paths, procs
+from bench.errors import BenchError
+
+SOURCE = paths.ROOT / "loadtests" / "upstream"
+BINARY = "stock-upstream"
+# The stock service's own default, and the delay of the write-up it stands for: 1-50 ms.
+DEFAULT_DELAY_MS = "1-50"
+READY_TIMEOUT_S = 10.0
+
+
+@dataclass
+class Upstream:
+    proc: subprocess.Popen[bytes]
+    url: str
+
+
+def _fingerprint() -> str:
+    digest = hashlib.sha256()
+    for file in sorted(SOURCE.glob("*")):
+        if file.is_file() and file.suffix in (".go", ".mod", ".sum"):
+            digest.update(file.name.encode() + b"\0" + file.read_bytes())
+    return digest.hexdigest()
+
+
+def build() -> str:
+    """The stock service's binary, built again whenever its source changed."""
+    paths.ensure_dirs()
+    binary = paths.BIN / BINARY
+    stamp = paths.BIN / f"{BINARY}.sha256"
+    wanted = _fingerprint()
+    if binary.exists() and stamp.exists() and stamp.read_text() == wanted:
+        return str(binary)
+    if shutil.which("go") is None:
+        raise BenchError("the stock service (loadtests/upstream) is built with Go: install Go 1.26 or newer")
+    log = paths.LOGS / "build-upstream.log"
+    code = procs.run(
+        f"go build -trimpath -o {shlex.quote(str(binary))} .",
+        cwd=SOURCE,
+        env=dict(os.environ, GOFLAGS="-mod=readonly"),
+        log=log,
+    )
+    if code != 0:
+        raise BenchError(f"building the stock service failed (exit {code}); see {log}\n{procs.tail(log, 15)}")
+    stamp.write_text(wanted)
+    return str(binary)
+
+
+def start(port: int, *, delay_ms: str = DEFAULT_DELAY_MS, seed: int = 1, command_prefix: str = "") -> Upstream:
+    """Starts the stock service on 127.0.0.1:`port` and waits for its /health; `command_prefix`
+    places it (a cgroup, a CPU set) as the caller measures it."""
+    binary = build()
+    env = dict(os.environ, HOST="127.0.0.1", PORT=str(port), UPSTREAM_DELAY_MS=delay_ms, UPSTREAM_SEED=str(seed))
+    log = paths.LOGS / "upstream.log"
+    proc = procs.spawn(f"{command_prefix}exec {shlex.quote(binary)}", cwd=paths.HOME, env=env, log=log)
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + READY_TIMEOUT_S
+    while True:
+        if proc.poll() is not None:
+            raise BenchError(f"the stock service exited with code {proc.returncode}; see {log}\n{procs.tail(log, 10)}")
+        try:
+            if httpx.get(f"{url}/health", timeout=1).status_code == 200:
+                return Upstream(proc, url)
+        except httpx.HTTPError:
+            pass
+        if time.monotonic() > deadline:
+            procs.stop(proc)
+            raise BenchError(f"the stock service did not answer /health within {READY_TIMEOUT_S:.0f} s; see {log}")
+        time.sleep(0.05)
+
+
+@contextmanager
+def running(port: int, *, delay_ms: str = DEFAULT_DELAY_MS, seed: int = 1) -> Iterator[Upstream]:
+    """The stock service for the length of a block, stopped however the block ends."""
+    upstream = start(port, delay_ms=delay_ms, seed=seed)
+    try:
+        yield upstream
+    finally:
+        procs.stop(upstream.proc)

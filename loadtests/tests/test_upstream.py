@@ -1,0 +1,45 @@
+"""The stock service of the outbound scenario (loadtests/upstream, bench.upstream): its Go tests,
+and the binary the runner builds, started and asked over HTTP."""
+
+import os
+import subprocess
+import time
+
+import httpx
+import pytest
+
+from bench import stacks, upstream
+
+
+@pytest.fixture(scope="module")
+def service():
+    with upstream.running(stacks.free_port(), delay_ms="20-30", seed=3) as started:
+        yield started
+
+
+def test_its_own_go_tests_pass():
+    done = subprocess.run(
+        ["go", "test", "./..."], cwd=upstream.SOURCE, capture_output=True, text=True, env=dict(os.environ)
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_it_answers_the_quantity_of_an_item_after_the_delay(service):
+    started = time.monotonic()
+    response = httpx.get(f"{service.url}/stock/12345", timeout=5)
+    elapsed = time.monotonic() - started
+    assert response.status_code == 200 and response.json() == {"itemId": 12345, "quantity": 55}
+    assert response.headers["content-type"] == "application/json"
+    assert 0.020 <= elapsed < 0.5
+
+
+def test_an_item_it_does_not_know_is_a_404(service):
+    assert httpx.get(f"{service.url}/stock/100001", timeout=5).status_code == 404
+    assert httpx.get(f"{service.url}/stock/x", timeout=5).status_code == 404
+
+
+def test_it_is_rebuilt_only_when_its_source_changed():
+    first = upstream.build()
+    stamp = (upstream.paths.BIN / f"{upstream.BINARY}.sha256").stat().st_mtime_ns
+    assert upstream.build() == first
+    assert (upstream.paths.BIN / f"{upstream.BINARY}.sha256").stat().st_mtime_ns == stamp

@@ -1,0 +1,3 @@
+module bench/upstream
+
+go 1.26.0
