@@ -1,16 +1,14 @@
-use serde::Serialize;
 use sqlx::PgPool;
 use time::OffsetDateTime;
 
 use super::{Entity, Error, OnViolation, Result};
 
-#[derive(Debug, Serialize)]
-#[serde(rename_all = "camelCase")]
+/// A row of `category`.
+#[derive(Debug)]
 pub struct Category {
     pub id: i64,
     pub code: String,
     pub name: String,
-    #[serde(with = "time::serde::rfc3339")]
     pub updated_at: OffsetDateTime,
 }
 

@@ -1,32 +1,23 @@
 use rust_decimal::Decimal;
-use serde::Serialize;
 use sqlx::PgPool;
 use time::OffsetDateTime;
 
 use super::{Entity, Error, OnViolation, Result, categories};
 
-#[derive(Debug, Serialize)]
-#[serde(rename_all = "camelCase")]
+/// A row of `item JOIN category`: the item with its category's code and name, so that a page
+/// of items and their categories is one statement.
+#[derive(Debug)]
 pub struct Item {
     pub id: i64,
     pub sku: String,
     pub name: String,
-    #[serde(with = "rust_decimal::serde::float")]
     pub price: Decimal,
     pub stock: i32,
     pub description: Option<String>,
     pub category_id: i64,
-    pub category: CategoryRef,
-    #[serde(with = "time::serde::rfc3339")]
+    pub category_code: String,
+    pub category_name: String,
     pub updated_at: OffsetDateTime,
-}
-
-/// The category embedded in an item: fetched by the same JOIN as the item.
-#[derive(Debug, Serialize)]
-pub struct CategoryRef {
-    pub id: i64,
-    pub code: String,
-    pub name: String,
 }
 
 /// A validated write body.
@@ -38,40 +29,6 @@ pub struct ItemInput {
     pub stock: i32,
     pub description: Option<String>,
     pub category_id: i64,
-}
-
-/// One row of `item JOIN category`, as the query macros return it.
-struct ItemRow {
-    id: i64,
-    sku: String,
-    name: String,
-    price: Decimal,
-    stock: i32,
-    description: Option<String>,
-    category_id: i64,
-    category_code: String,
-    category_name: String,
-    updated_at: OffsetDateTime,
-}
-
-impl From<ItemRow> for Item {
-    fn from(row: ItemRow) -> Self {
-        Self {
-            id: row.id,
-            sku: row.sku,
-            name: row.name,
-            price: row.price,
-            stock: row.stock,
-            description: row.description,
-            category_id: row.category_id,
-            category: CategoryRef {
-                id: row.category_id,
-                code: row.category_code,
-                name: row.category_name,
-            },
-            updated_at: row.updated_at,
-        }
-    }
 }
 
 pub async fn count(db: &PgPool) -> Result<i64> {
@@ -103,8 +60,8 @@ pub async fn count_in_existing_category(db: &PgPool, category_id: i64) -> Result
 }
 
 pub async fn list(db: &PgPool, limit: i64, offset: i64) -> Result<Vec<Item>> {
-    let rows = sqlx::query_as!(
-        ItemRow,
+    Ok(sqlx::query_as!(
+        Item,
         "SELECT i.id, i.sku, i.name, i.price, i.stock, i.description, i.category_id,
                 c.code AS category_code, c.name AS category_name, i.updated_at
          FROM item i JOIN category c ON c.id = i.category_id
@@ -113,8 +70,7 @@ pub async fn list(db: &PgPool, limit: i64, offset: i64) -> Result<Vec<Item>> {
         offset
     )
     .fetch_all(db)
-    .await?;
-    Ok(rows.into_iter().map(Item::from).collect())
+    .await?)
 }
 
 pub async fn list_in_category(
@@ -123,8 +79,8 @@ pub async fn list_in_category(
     limit: i64,
     offset: i64,
 ) -> Result<Vec<Item>> {
-    let rows = sqlx::query_as!(
-        ItemRow,
+    Ok(sqlx::query_as!(
+        Item,
         "SELECT i.id, i.sku, i.name, i.price, i.stock, i.description, i.category_id,
                 c.code AS category_code, c.name AS category_name, i.updated_at
          FROM item i JOIN category c ON c.id = i.category_id
@@ -135,13 +91,12 @@ pub async fn list_in_category(
         offset
     )
     .fetch_all(db)
-    .await?;
-    Ok(rows.into_iter().map(Item::from).collect())
+    .await?)
 }
 
 pub async fn find(db: &PgPool, id: i64) -> Result<Item> {
-    let row = sqlx::query_as!(
-        ItemRow,
+    sqlx::query_as!(
+        Item,
         "SELECT i.id, i.sku, i.name, i.price, i.stock, i.description, i.category_id,
                 c.code AS category_code, c.name AS category_name, i.updated_at
          FROM item i JOIN category c ON c.id = i.category_id
@@ -149,8 +104,8 @@ pub async fn find(db: &PgPool, id: i64) -> Result<Item> {
         id
     )
     .fetch_optional(db)
-    .await?;
-    row.map(Item::from).ok_or_else(|| not_found(id))
+    .await?
+    .ok_or_else(|| not_found(id))
 }
 
 /// Inserts and reads back the item with its category in one statement. A unique violation on
@@ -158,8 +113,8 @@ pub async fn find(db: &PgPool, id: i64) -> Result<Item> {
 /// PostgreSQL checks the unique index while writing the row and the foreign key at the end of
 /// the statement, which gives the contract's "taken key first".
 pub async fn insert(db: &PgPool, input: &ItemInput) -> Result<Item> {
-    let row = sqlx::query_as!(
-        ItemRow,
+    sqlx::query_as!(
+        Item,
         r#"WITH i AS (
                INSERT INTO item (sku, name, price, stock, description, category_id)
                VALUES ($1, $2, $3, $4, $5, $6)
@@ -179,15 +134,14 @@ pub async fn insert(db: &PgPool, input: &ItemInput) -> Result<Item> {
     .fetch_one(db)
     .await
     .on_unique_violation(|| Error::SkuTaken(input.sku.clone()))
-    .on_foreign_key_violation(|| Error::UnknownCategory(input.category_id))?;
-    Ok(row.into())
+    .on_foreign_key_violation(|| Error::UnknownCategory(input.category_id))
 }
 
 /// Full replacement, with the violations of [`insert`]. When there is no such item no row is
 /// written and no constraint checked, so an absent item answers before an unknown category.
 pub async fn update(db: &PgPool, id: i64, input: &ItemInput) -> Result<Item> {
-    let row = sqlx::query_as!(
-        ItemRow,
+    sqlx::query_as!(
+        Item,
         r#"WITH i AS (
                UPDATE item
                SET sku = $2, name = $3, price = $4, stock = $5, description = $6,
@@ -210,8 +164,8 @@ pub async fn update(db: &PgPool, id: i64, input: &ItemInput) -> Result<Item> {
     .fetch_optional(db)
     .await
     .on_unique_violation(|| Error::SkuTaken(input.sku.clone()))
-    .on_foreign_key_violation(|| Error::UnknownCategory(input.category_id))?;
-    row.map(Item::from).ok_or_else(|| not_found(id))
+    .on_foreign_key_violation(|| Error::UnknownCategory(input.category_id))?
+    .ok_or_else(|| not_found(id))
 }
 
 pub async fn delete(db: &PgPool, id: i64) -> Result<()> {

@@ -145,9 +145,20 @@ mod tests {
     use std::error::Error as StdError;
     use std::io::ErrorKind;
 
+    use serde::Serialize;
+    use serde::de::DeserializeOwned;
     use sqlx::error::DatabaseError;
+    use static_assertions::assert_not_impl_any;
 
     use super::*;
+
+    // What a row looks like as JSON is the HTTP layer's business (docs/style.md): it converts
+    // these types into its own. Deriving serde on one of them again breaks this module's build
+    // ("type annotations needed" at the line that names it).
+    assert_not_impl_any!(categories::Category: Serialize, DeserializeOwned);
+    assert_not_impl_any!(categories::CategoryInput: Serialize, DeserializeOwned);
+    assert_not_impl_any!(items::Item: Serialize, DeserializeOwned);
+    assert_not_impl_any!(items::ItemInput: Serialize, DeserializeOwned);
 
     /// A PostgreSQL error with just a SQLSTATE, as the driver would report it.
     #[derive(Debug, thiserror::Error)]

@@ -3,18 +3,42 @@ use axum::http::{StatusCode, header};
 use axum::response::IntoResponse;
 use axum::routing::get;
 use axum::{Json, Router};
+use serde::Serialize;
+use time::OffsetDateTime;
 
 use super::ApiContext;
 use super::error::Error;
 use super::extract::{AppJson, AppPath, Paging};
 use super::fields::JsonObject;
 use super::page::Page;
-use crate::db::categories::{self, Category, CategoryInput};
+use crate::db::categories::{self, CategoryInput};
 
 pub fn router() -> Router<ApiContext> {
     Router::new()
         .route("/categories", get(list).post(create))
         .route("/categories/{id}", get(show).put(update).delete(remove))
+}
+
+/// A category as the API writes it.
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Category {
+    id: i64,
+    code: String,
+    name: String,
+    #[serde(with = "time::serde::rfc3339")]
+    updated_at: OffsetDateTime,
+}
+
+impl From<categories::Category> for Category {
+    fn from(row: categories::Category) -> Self {
+        Self {
+            id: row.id,
+            code: row.code,
+            name: row.name,
+            updated_at: row.updated_at,
+        }
+    }
 }
 
 async fn list(
@@ -33,7 +57,7 @@ async fn show(
     State(ctx): State<ApiContext>,
     AppPath(id): AppPath<i64>,
 ) -> Result<Json<Category>, Error> {
-    Ok(Json(categories::find(&ctx.db, id).await?))
+    Ok(Json(categories::find(&ctx.db, id).await?.into()))
 }
 
 async fn create(
@@ -41,7 +65,7 @@ async fn create(
     AppJson(body): AppJson<JsonObject>,
 ) -> Result<impl IntoResponse, Error> {
     let input = parse_body(body)?;
-    let category = categories::insert(&ctx.db, &input).await?;
+    let category = Category::from(categories::insert(&ctx.db, &input).await?);
     let location = format!("/categories/{}", category.id);
     Ok((
         StatusCode::CREATED,
@@ -56,7 +80,7 @@ async fn update(
     AppJson(body): AppJson<JsonObject>,
 ) -> Result<Json<Category>, Error> {
     let input = parse_body(body)?;
-    Ok(Json(categories::update(&ctx.db, id, &input).await?))
+    Ok(Json(categories::update(&ctx.db, id, &input).await?.into()))
 }
 
 async fn remove(

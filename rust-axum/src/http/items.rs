@@ -3,19 +3,67 @@ use axum::http::{StatusCode, header};
 use axum::response::IntoResponse;
 use axum::routing::get;
 use axum::{Json, Router};
+use rust_decimal::Decimal;
+use serde::Serialize;
+use time::OffsetDateTime;
 
 use super::ApiContext;
 use super::error::Error;
 use super::extract::{AppJson, AppPath, CategoryFilter, Paging};
 use super::fields::JsonObject;
 use super::page::Page;
-use crate::db::items::{self, Item, ItemInput};
+use crate::db::items::{self, ItemInput};
 
 pub fn router() -> Router<ApiContext> {
     Router::new()
         .route("/items", get(list).post(create))
         .route("/items/{id}", get(show).put(update).delete(remove))
         .route("/categories/{id}/items", get(list_in_category))
+}
+
+/// An item as the API writes it, with its category embedded.
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Item {
+    id: i64,
+    sku: String,
+    name: String,
+    #[serde(with = "rust_decimal::serde::float")]
+    price: Decimal,
+    stock: i32,
+    description: Option<String>,
+    category_id: i64,
+    category: CategoryRef,
+    #[serde(with = "time::serde::rfc3339")]
+    updated_at: OffsetDateTime,
+}
+
+/// The category embedded in an item.
+#[derive(Debug, Serialize)]
+struct CategoryRef {
+    id: i64,
+    code: String,
+    name: String,
+}
+
+impl From<items::Item> for Item {
+    fn from(row: items::Item) -> Self {
+        Self {
+            id: row.id,
+            sku: row.sku,
+            name: row.name,
+            price: row.price,
+            stock: row.stock,
+            description: row.description,
+            category_id: row.category_id,
+            category: CategoryRef {
+                id: row.category_id,
+                code: row.category_code,
+                name: row.category_name,
+            },
+            updated_at: row.updated_at,
+        }
+    }
 }
 
 async fn list(
@@ -62,7 +110,7 @@ async fn show(
     State(ctx): State<ApiContext>,
     AppPath(id): AppPath<i64>,
 ) -> Result<Json<Item>, Error> {
-    Ok(Json(items::find(&ctx.db, id).await?))
+    Ok(Json(items::find(&ctx.db, id).await?.into()))
 }
 
 async fn create(
@@ -70,7 +118,7 @@ async fn create(
     AppJson(body): AppJson<JsonObject>,
 ) -> Result<impl IntoResponse, Error> {
     let input = parse_body(body)?;
-    let item = items::insert(&ctx.db, &input).await?;
+    let item = Item::from(items::insert(&ctx.db, &input).await?);
     let location = format!("/items/{}", item.id);
     Ok((
         StatusCode::CREATED,
@@ -85,7 +133,7 @@ async fn update(
     AppJson(body): AppJson<JsonObject>,
 ) -> Result<Json<Item>, Error> {
     let input = parse_body(body)?;
-    Ok(Json(items::update(&ctx.db, id, &input).await?))
+    Ok(Json(items::update(&ctx.db, id, &input).await?.into()))
 }
 
 async fn remove(

@@ -21,14 +21,20 @@ struct PageInfo {
 }
 
 impl<T> Page<T> {
-    /// Builds the page for `total` elements, fetching its content only when it is not past the
-    /// end (a page past the end, or one whose offset overflows, is empty and costs no query).
-    pub async fn fetch<F>(paging: Paging, total: i64, fetch: F) -> Result<Self, Error>
+    /// Builds the page for `total` elements, fetching its rows only when it is not past the end
+    /// (a page past the end, or one whose offset overflows, is empty and costs no query) and
+    /// turning each into its JSON form.
+    pub async fn fetch<R, F>(paging: Paging, total: i64, fetch: F) -> Result<Self, Error>
     where
-        F: AsyncFnOnce(i64, i64) -> db::Result<Vec<T>>,
+        F: AsyncFnOnce(i64, i64) -> db::Result<Vec<R>>,
+        T: From<R>,
     {
         let content = match paging.offset() {
-            Some(offset) if offset < total => fetch(paging.size, offset).await?,
+            Some(offset) if offset < total => fetch(paging.size, offset)
+                .await?
+                .into_iter()
+                .map(T::from)
+                .collect(),
             _ => Vec::new(),
         };
         Ok(Self {
