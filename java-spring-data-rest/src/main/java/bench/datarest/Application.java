@@ -21,27 +21,9 @@ public class Application {
 
 	private static final int CONNECT_TIMEOUT_SECONDS = 5;
 
-	/** Set when the start failed, so that the exit keeps its non-zero status. */
-	private static volatile boolean startFailed;
-
 	public static void main(String[] args) {
 		checkDatabase();
-		// On SIGTERM, Spring Boot's shutdown hook closes the context: Tomcat stops accepting and
-		// drains in-flight requests (server.shutdown=graceful), then the pool closes. Spring runs its
-		// shutdown handlers once every context has closed; this one reports that clean exit as
-		// status 0, where a JVM ended by a signal would report 143.
-		SpringApplication.getShutdownHandlers().add(() -> {
-			if (!startFailed) {
-				Runtime.getRuntime().halt(0);
-			}
-		});
-		try {
-			SpringApplication.run(Application.class, args);
-		}
-		catch (RuntimeException ex) {
-			startFailed = true;
-			throw ex;
-		}
+		SpringApplication.run(Application.class, args);
 	}
 
 	@Bean
@@ -67,14 +49,14 @@ public class Application {
 			return;
 		}
 		Properties properties = new Properties();
-		if (url.username() != null) {
-			properties.setProperty("user", url.username());
+		if (url.getUsername() != null) {
+			properties.setProperty("user", url.getUsername());
 		}
-		if (url.password() != null) {
-			properties.setProperty("password", url.password());
+		if (url.getPassword() != null) {
+			properties.setProperty("password", url.getPassword());
 		}
 		properties.setProperty("connectTimeout", String.valueOf(CONNECT_TIMEOUT_SECONDS));
-		try (Connection ignored = DriverManager.getConnection(url.jdbcUrl(), properties)) {
+		try (Connection _ = DriverManager.getConnection(url.getJdbcUrl(), properties)) {
 			// Reachable: HikariCP opens the pool's own connections when the context starts.
 		}
 		catch (SQLException ex) {

@@ -5,16 +5,34 @@ import java.net.URISyntaxException;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 
+import org.springframework.boot.jdbc.autoconfigure.JdbcConnectionDetails;
+
 /**
- * The {@code postgres://user:password@host:port/database?params} form of {@code DATABASE_URL},
- * turned into what the PostgreSQL JDBC driver takes: a {@code jdbc:postgresql:} URL plus the
- * credentials, which stay out of the URL so that they never show up where it is logged.
+ * The {@code postgres://user:password@host:port/database?params} form of {@code DATABASE_URL} as
+ * Spring Boot's connection details: a {@code jdbc:postgresql:} URL plus the credentials, which stay
+ * out of the URL so that they never show up where it is logged. Boot's JDBC auto-configuration
+ * builds the HikariCP pool from it in place of {@code spring.datasource.url} and its credentials.
  */
-public record DatabaseUrl(String jdbcUrl, String username, String password, String displayName) {
+public final class DatabaseUrl implements JdbcConnectionDetails {
 
 	public static final String VARIABLE = "DATABASE_URL";
 
 	private static final int DEFAULT_PORT = 5432;
+
+	private final String jdbcUrl;
+
+	private final String username;
+
+	private final String password;
+
+	private final String displayName;
+
+	private DatabaseUrl(String jdbcUrl, String username, String password, String displayName) {
+		this.jdbcUrl = jdbcUrl;
+		this.username = username;
+		this.password = password;
+		this.displayName = displayName;
+	}
 
 	public static DatabaseUrl parse(String value) {
 		URI uri;
@@ -50,6 +68,26 @@ public record DatabaseUrl(String jdbcUrl, String username, String password, Stri
 			password = colon < 0 ? null : decode(userInfo.substring(colon + 1));
 		}
 		return new DatabaseUrl(jdbcUrl, username, password, hostAndPort + "/" + decode(database));
+	}
+
+	@Override
+	public String getJdbcUrl() {
+		return this.jdbcUrl;
+	}
+
+	@Override
+	public String getUsername() {
+		return this.username;
+	}
+
+	@Override
+	public String getPassword() {
+		return this.password;
+	}
+
+	/** Host, port and database, without the credentials: what a message may name. */
+	public String displayName() {
+		return this.displayName;
 	}
 
 	private static String decode(String raw) {

@@ -3,7 +3,6 @@ package bench.spring.error;
 import java.util.List;
 
 import bench.spring.web.BodySizeLimitFilter;
-import bench.spring.web.JsonContentType;
 import bench.spring.web.PageQuery;
 import jakarta.servlet.http.HttpServletRequest;
 import org.apache.tomcat.util.http.InvalidParameterException;
@@ -41,6 +40,9 @@ class ApiExceptionHandler {
 	private static final Logger log = LoggerFactory.getLogger(ApiExceptionHandler.class);
 
 	private static final String UNSUPPORTED_MEDIA_TYPE = "Content-Type must be application/json";
+
+	/** What Spring's Jackson converter reads: application/json and application/*+json, with any parameters. */
+	private static final List<MediaType> JSON = List.of(MediaType.APPLICATION_JSON, new MediaType("application", "*+json"));
 
 	@ExceptionHandler
 	ResponseEntity<ProblemDetail> notFound(NotFoundException ex) {
@@ -105,7 +107,8 @@ class ApiExceptionHandler {
 	 */
 	@ExceptionHandler
 	ResponseEntity<ProblemDetail> unreadable(HttpMessageNotReadableException ex, HttpServletRequest request) {
-		if (!JsonContentType.isJson(request.getContentType())) {
+		MediaType contentType = contentType(request);
+		if (contentType == null || JSON.stream().noneMatch(json -> json.includes(contentType))) {
 			return unsupportedMediaType();
 		}
 		if (BodySizeLimitFilter.exceeded(ex)) {
@@ -130,7 +133,8 @@ class ApiExceptionHandler {
 		if (ex instanceof HttpMediaTypeNotSupportedException) {
 			return unsupportedMediaType();
 		}
-		if (ex instanceof IllegalArgumentException && isWildcard(request.getContentType())) {
+		if (ex instanceof IllegalArgumentException && contentType(request) instanceof MediaType type
+				&& (type.isWildcardType() || type.isWildcardSubtype())) {
 			// Spring MVC fails on a wildcard Content-Type while it adds the request's charset to it
 			// before reading a body (spring-framework#27957). A wildcard names no media type: 415.
 			return unsupportedMediaType();
@@ -146,13 +150,14 @@ class ApiExceptionHandler {
 		return Problems.of(HttpStatus.INTERNAL_SERVER_ERROR, "an unexpected error occurred");
 	}
 
-	private static boolean isWildcard(String contentType) {
+	/** The request's Content-Type, or null when it has none or it is not one well-formed media type. */
+	private static MediaType contentType(HttpServletRequest request) {
+		String contentType = request.getContentType();
 		try {
-			MediaType type = contentType == null ? null : MediaType.parseMediaType(contentType);
-			return type != null && (type.isWildcardType() || type.isWildcardSubtype());
+			return contentType == null ? null : MediaType.parseMediaType(contentType);
 		}
 		catch (InvalidMediaTypeException ex) {
-			return false;
+			return null;
 		}
 	}
 

@@ -1,6 +1,7 @@
 package bench.spring.web;
 
 import java.io.IOException;
+import java.io.Serial;
 
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ReadListener;
@@ -125,6 +126,9 @@ public class BodySizeLimitFilter extends OncePerRequestFilter {
 	}
 
 	private static final class BodyTooLargeException extends IOException {
+
+		@Serial
+		private static final long serialVersionUID = 1L;
 
 		BodyTooLargeException() {
 			super("request body larger than " + MAX_BYTES + " bytes", null);

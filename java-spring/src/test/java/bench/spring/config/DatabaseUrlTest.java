@@ -10,18 +10,19 @@ class DatabaseUrlTest {
 	@Test
 	void derivesTheJdbcUrlAndKeepsCredentialsOutOfIt() {
 		DatabaseUrl url = DatabaseUrl.parse("postgres://bench:s%40cret@127.0.0.1:55432/bench_db?sslmode=disable");
-		assertThat(url.jdbcUrl()).isEqualTo("jdbc:postgresql://127.0.0.1:55432/bench_db?sslmode=disable");
-		assertThat(url.username()).isEqualTo("bench");
-		assertThat(url.password()).isEqualTo("s@cret");
+		assertThat(url.getJdbcUrl()).isEqualTo("jdbc:postgresql://127.0.0.1:55432/bench_db?sslmode=disable");
+		assertThat(url.getUsername()).isEqualTo("bench");
+		assertThat(url.getPassword()).isEqualTo("s@cret");
 		assertThat(url.displayName()).isEqualTo("127.0.0.1:55432/bench_db");
+		assertThat(url.getDriverClassName()).isEqualTo("org.postgresql.Driver");
 	}
 
 	@Test
 	void defaultsThePortAndAcceptsThePostgresqlScheme() {
 		DatabaseUrl url = DatabaseUrl.parse("postgresql://db.internal/app");
-		assertThat(url.jdbcUrl()).isEqualTo("jdbc:postgresql://db.internal:5432/app");
-		assertThat(url.username()).isNull();
-		assertThat(url.password()).isNull();
+		assertThat(url.getJdbcUrl()).isEqualTo("jdbc:postgresql://db.internal:5432/app");
+		assertThat(url.getUsername()).isNull();
+		assertThat(url.getPassword()).isNull();
 	}
 
 	@Test
