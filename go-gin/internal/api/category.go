@@ -5,117 +5,90 @@ import (
 	"net/http"
 
 	"github.com/gin-gonic/gin"
-
-	"github.com/bench/go-gin/internal/store"
 )
 
-func (s *Server) listCategories(c *gin.Context) {
-	q := newPageQuery()
-	if err := bindQuery(c, &q); err != nil {
-		abortWithError(c, err)
-		return
+func (s *Server) listCategories(c *gin.Context) error {
+	query := newPageQuery()
+	if err := c.ShouldBindQuery(&query); err != nil {
+		return err
 	}
-	page, err := s.store.ListCategories(c, int64(q.Page), int64(q.Size))
+	page, err := s.store.ListCategories(c, int64(query.Page), int64(query.Size))
 	if err != nil {
-		abortWithError(c, err)
-		return
+		return err
 	}
-	c.JSON(http.StatusOK, newPage(page, q, toCategoryResponse))
+	c.JSON(http.StatusOK, newPage(page, query, toCategoryResponse))
+	return nil
 }
 
-func (s *Server) getCategory(c *gin.Context) {
-	id, err := bindID(c)
-	if err != nil {
-		abortWithError(c, err)
-		return
+func (s *Server) getCategory(c *gin.Context) error {
+	var uri idURI
+	if err := c.ShouldBindUri(&uri); err != nil {
+		return err
 	}
-	category, err := s.store.GetCategory(c, id)
+	category, err := s.store.GetCategory(c, int64(uri.ID))
 	if err != nil {
-		abortWithError(c, err)
-		return
+		return err
 	}
 	c.JSON(http.StatusOK, toCategoryResponse(category))
+	return nil
 }
 
-func (s *Server) createCategory(c *gin.Context) {
-	in, err := bindCategory(c)
-	if err != nil {
-		abortWithError(c, err)
-		return
+func (s *Server) createCategory(c *gin.Context) error {
+	var req categoryRequest
+	if err := bindJSON(c, &req); err != nil {
+		return err
 	}
-	category, err := s.store.CreateCategory(c, in)
+	category, err := s.store.CreateCategory(c, req.input())
 	if err != nil {
-		abortWithError(c, err)
-		return
+		return err
 	}
 	c.Header("Location", fmt.Sprintf("/categories/%d", category.ID))
 	c.JSON(http.StatusCreated, toCategoryResponse(category))
+	return nil
 }
 
-func (s *Server) updateCategory(c *gin.Context) {
-	id, err := bindID(c)
-	if err != nil {
-		abortWithError(c, err)
-		return
+func (s *Server) updateCategory(c *gin.Context) error {
+	var uri idURI
+	if err := c.ShouldBindUri(&uri); err != nil {
+		return err
 	}
-	in, err := bindCategory(c)
-	if err != nil {
-		abortWithError(c, err)
-		return
+	var req categoryRequest
+	if err := bindJSON(c, &req); err != nil {
+		return err
 	}
-	category, err := s.store.UpdateCategory(c, id, in)
+	category, err := s.store.UpdateCategory(c, int64(uri.ID), req.input())
 	if err != nil {
-		abortWithError(c, err)
-		return
+		return err
 	}
 	c.JSON(http.StatusOK, toCategoryResponse(category))
+	return nil
 }
 
-func (s *Server) deleteCategory(c *gin.Context) {
-	id, err := bindID(c)
-	if err != nil {
-		abortWithError(c, err)
-		return
+func (s *Server) deleteCategory(c *gin.Context) error {
+	var uri idURI
+	if err := c.ShouldBindUri(&uri); err != nil {
+		return err
 	}
-	if err := s.store.DeleteCategory(c, id); err != nil {
-		abortWithError(c, err)
-		return
+	if err := s.store.DeleteCategory(c, int64(uri.ID)); err != nil {
+		return err
 	}
 	c.Status(http.StatusNoContent)
+	return nil
 }
 
-func (s *Server) listCategoryItems(c *gin.Context) {
-	id, err := bindID(c)
+func (s *Server) listCategoryItems(c *gin.Context) error {
+	var uri idURI
+	if err := c.ShouldBindUri(&uri); err != nil {
+		return err
+	}
+	query := newPageQuery()
+	if err := c.ShouldBindQuery(&query); err != nil {
+		return err
+	}
+	page, err := s.store.ListCategoryItems(c, int64(uri.ID), int64(query.Page), int64(query.Size))
 	if err != nil {
-		abortWithError(c, err)
-		return
+		return err
 	}
-	q := newPageQuery()
-	if err := bindQuery(c, &q); err != nil {
-		abortWithError(c, err)
-		return
-	}
-	page, err := s.store.ListCategoryItems(c, id, int64(q.Page), int64(q.Size))
-	if err != nil {
-		abortWithError(c, err)
-		return
-	}
-	c.JSON(http.StatusOK, newPage(page, q, toItemResponse))
-}
-
-// bindCategory reads and validates a category body: {"code", "name"}.
-func bindCategory(c *gin.Context) (store.CategoryInput, error) {
-	fields, err := readJSONObject(c, "category")
-	if err != nil {
-		return store.CategoryInput{}, err
-	}
-	v := validator{fields: fields}
-	in := store.CategoryInput{
-		Code: v.requiredString("code", 32),
-		Name: v.requiredString("name", 128),
-	}
-	if len(v.errors) > 0 {
-		return in, invalid("category", v.errors)
-	}
-	return in, nil
+	c.JSON(http.StatusOK, newPage(page, query, toItemResponse))
+	return nil
 }

@@ -12,8 +12,7 @@ import (
 
 const internalErrorDetail = "the server failed to answer this request"
 
-// problem is RFC 9457 problem JSON, the body of every 4xx and 5xx. It is also an error, so that
-// request parsing can return the 4xx it decided on.
+// problem is RFC 9457 problem JSON, the body of every 4xx and 5xx.
 type problem struct {
 	Type   string       `json:"type"`
 	Title  string       `json:"title"`
@@ -21,8 +20,6 @@ type problem struct {
 	Detail string       `json:"detail"`
 	Errors []fieldError `json:"errors,omitempty"`
 }
-
-func (p *problem) Error() string { return p.Detail }
 
 type fieldError struct {
 	Field   string `json:"field"`
@@ -50,19 +47,29 @@ func abortWithProblem(c *gin.Context, p *problem) {
 	c.AbortWithStatusJSON(p.Status, p)
 }
 
-// abortWithError is the one place where an error becomes an HTTP answer: the 4xx that request
-// parsing decided on, the data layer's domain errors, and anything else as a logged 500.
+// abortWithError is the one place where an error becomes an HTTP answer: what request binding
+// rejected, the data layer's domain errors, and anything else as a logged 500.
 func abortWithError(c *gin.Context, err error) {
 	var (
-		p          *problem
+		param      *paramError
+		tooLarge   *http.MaxBytesError
+		invalid    *invalidBodyError
 		notFound   *store.NotFoundError
 		taken      *store.DuplicateKeyError
 		referenced *store.StillReferencedError
 		unknown    *store.UnknownCategoryError
 	)
 	switch {
-	case errors.As(err, &p):
-		abortWithProblem(c, p)
+	case errors.As(err, &param):
+		abortWithProblem(c, newProblem(http.StatusBadRequest, param.Error()))
+	case errors.Is(err, errNotJSON):
+		abortWithProblem(c, newProblem(http.StatusUnsupportedMediaType, err.Error()))
+	case errors.As(err, &tooLarge):
+		abortWithProblem(c, newProblem(http.StatusRequestEntityTooLarge, "the body is larger than 1 MiB"))
+	case errors.Is(err, errMalformedJSON), errors.Is(err, errUnreadableBody):
+		abortWithProblem(c, newProblem(http.StatusBadRequest, err.Error()))
+	case errors.As(err, &invalid):
+		abortWithProblem(c, newProblem(http.StatusUnprocessableEntity, invalid.Error(), invalid.fields...))
 	case errors.As(err, &notFound):
 		abortWithProblem(c, newProblem(http.StatusNotFound, notFound.Error()))
 	case errors.As(err, &taken):

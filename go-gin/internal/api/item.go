@@ -2,7 +2,6 @@ package api
 
 import (
 	"fmt"
-	"math"
 	"net/http"
 
 	"github.com/gin-gonic/gin"
@@ -10,103 +9,76 @@ import (
 	"github.com/bench/go-gin/internal/store"
 )
 
-func (s *Server) listItems(c *gin.Context) {
-	q := listItemsQuery{pageQuery: newPageQuery()}
-	if err := bindQuery(c, &q); err != nil {
-		abortWithError(c, err)
-		return
+func (s *Server) listItems(c *gin.Context) error {
+	query := listItemsQuery{pageQuery: newPageQuery()}
+	if err := c.ShouldBindQuery(&query); err != nil {
+		return err
 	}
 	var filter store.ItemFilter
-	if q.CategoryID != nil {
-		categoryID := int64(*q.CategoryID)
+	if query.CategoryID != nil {
+		categoryID := int64(*query.CategoryID)
 		filter.CategoryID = &categoryID
 	}
-	page, err := s.store.ListItems(c, filter, int64(q.Page), int64(q.Size))
+	page, err := s.store.ListItems(c, filter, int64(query.Page), int64(query.Size))
 	if err != nil {
-		abortWithError(c, err)
-		return
+		return err
 	}
-	c.JSON(http.StatusOK, newPage(page, q.pageQuery, toItemResponse))
+	c.JSON(http.StatusOK, newPage(page, query.pageQuery, toItemResponse))
+	return nil
 }
 
-func (s *Server) getItem(c *gin.Context) {
-	id, err := bindID(c)
-	if err != nil {
-		abortWithError(c, err)
-		return
+func (s *Server) getItem(c *gin.Context) error {
+	var uri idURI
+	if err := c.ShouldBindUri(&uri); err != nil {
+		return err
 	}
-	item, err := s.store.GetItem(c, id)
+	item, err := s.store.GetItem(c, int64(uri.ID))
 	if err != nil {
-		abortWithError(c, err)
-		return
+		return err
 	}
 	c.JSON(http.StatusOK, toItemResponse(item))
+	return nil
 }
 
-func (s *Server) createItem(c *gin.Context) {
-	in, err := bindItem(c)
-	if err != nil {
-		abortWithError(c, err)
-		return
+func (s *Server) createItem(c *gin.Context) error {
+	var req itemRequest
+	if err := bindJSON(c, &req); err != nil {
+		return err
 	}
-	item, err := s.store.CreateItem(c, in)
+	item, err := s.store.CreateItem(c, req.input())
 	if err != nil {
-		abortWithError(c, err)
-		return
+		return err
 	}
 	c.Header("Location", fmt.Sprintf("/items/%d", item.ID))
 	c.JSON(http.StatusCreated, toItemResponse(item))
+	return nil
 }
 
-func (s *Server) updateItem(c *gin.Context) {
-	id, err := bindID(c)
-	if err != nil {
-		abortWithError(c, err)
-		return
+func (s *Server) updateItem(c *gin.Context) error {
+	var uri idURI
+	if err := c.ShouldBindUri(&uri); err != nil {
+		return err
 	}
-	in, err := bindItem(c)
-	if err != nil {
-		abortWithError(c, err)
-		return
+	var req itemRequest
+	if err := bindJSON(c, &req); err != nil {
+		return err
 	}
-	item, err := s.store.UpdateItem(c, id, in)
+	item, err := s.store.UpdateItem(c, int64(uri.ID), req.input())
 	if err != nil {
-		abortWithError(c, err)
-		return
+		return err
 	}
 	c.JSON(http.StatusOK, toItemResponse(item))
+	return nil
 }
 
-func (s *Server) deleteItem(c *gin.Context) {
-	id, err := bindID(c)
-	if err != nil {
-		abortWithError(c, err)
-		return
+func (s *Server) deleteItem(c *gin.Context) error {
+	var uri idURI
+	if err := c.ShouldBindUri(&uri); err != nil {
+		return err
 	}
-	if err := s.store.DeleteItem(c, id); err != nil {
-		abortWithError(c, err)
-		return
+	if err := s.store.DeleteItem(c, int64(uri.ID)); err != nil {
+		return err
 	}
 	c.Status(http.StatusNoContent)
-}
-
-// bindItem reads and validates an item body: {"sku", "name", "price", "stock", "description"?, "categoryId"}.
-func bindItem(c *gin.Context) (store.ItemInput, error) {
-	fields, err := readJSONObject(c, "item")
-	if err != nil {
-		return store.ItemInput{}, err
-	}
-	v := validator{fields: fields}
-	in := store.ItemInput{
-		SKU:         v.requiredString("sku", 64),
-		Name:        v.requiredString("name", 128),
-		Price:       v.price("price"),
-		Stock:       int32(v.integer("stock", 0, math.MaxInt32)),
-		Description: v.optionalString("description", 16384),
-		CategoryID:  v.integer("categoryId", math.MinInt64, math.MaxInt64),
-	}
-	if len(v.errors) > 0 {
-		return in, invalid("item", v.errors)
-	}
-	return in, nil
+	return nil
 }

@@ -1,7 +1,6 @@
 package api
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -9,28 +8,37 @@ import (
 	"math"
 	"mime"
 	"net/http"
+	"reflect"
+	"slices"
 	"strconv"
 	"strings"
-	"unicode/utf8"
+	"sync"
 
 	"github.com/gin-gonic/gin"
+	"github.com/gin-gonic/gin/binding"
+	"github.com/go-playground/validator/v10"
 	"github.com/shopspring/decimal"
+
+	"github.com/bench/go-gin/internal/store"
 )
 
-const maxBodyBytes = 1 << 20
+// Path ids and query parameters.
+//
+// They are an optional sign and ASCII digits in the signed 64-bit range (spec/README.md):
+// exactly what strconv.ParseInt(s, 10, 64) accepts, so `+5` and `007` are integers while ` 5`,
+// `١٢`, `1_0`, `0x10` and an empty value are not. gin's ShouldBindUri and ShouldBindQuery bind
+// them into the parameter types below and call their UnmarshalParam instead of gin's own int
+// binding, which reads an empty value as 0 and trims spaces first; both are a 400 here.
 
-// Path ids and integer query parameters are an optional sign and ASCII digits in the signed
-// 64-bit range (spec/README.md): exactly what strconv.ParseInt(s, 10, 64) accepts, so `+5`
-// and `007` are integers while ` 5`, `١٢`, `1_0`, `0x10` and an empty value are not. They are
-// bound with gin's ShouldBindUri and ShouldBindQuery into the parameter types below. gin calls
-// their UnmarshalParam instead of its own int binding, which reads an empty value as 0 and
-// trims spaces first; both are a 400 here.
+// paramError is a path id or query parameter that breaks its rule.
+type paramError struct{ rule string }
 
-// parseParam parses one parameter, or answers the 400 problem whose detail states the rule.
+func (e *paramError) Error() string { return e.rule }
+
 func parseParam(s string, min, max int64, rule string) (int64, error) {
 	n, err := strconv.ParseInt(s, 10, 64)
 	if err != nil || n < min || n > max {
-		return 0, newProblem(http.StatusBadRequest, rule)
+		return 0, &paramError{rule: rule}
 	}
 	return n, nil
 }
@@ -90,159 +98,198 @@ type listItemsQuery struct {
 	CategoryID *categoryFilter `form:"categoryId"`
 }
 
-func bindID(c *gin.Context) (int64, error) {
-	var uri idURI
-	if err := c.ShouldBindUri(&uri); err != nil {
-		return 0, badParameter(err)
-	}
-	return int64(uri.ID), nil
+// Request bodies: one struct for each resource, which its POST and PUT both take. Every field
+// is a pointer, so that `required` tells a missing or null property from a zero value.
+
+type categoryRequest struct {
+	Code *string `json:"code" binding:"required,notblank,max=32,nonul"`
+	Name *string `json:"name" binding:"required,notblank,max=128,nonul"`
 }
 
-func bindQuery(c *gin.Context, query any) error {
-	if err := c.ShouldBindQuery(query); err != nil {
-		return badParameter(err)
-	}
-	return nil
+func (r *categoryRequest) input() store.CategoryInput {
+	return store.CategoryInput{Code: *r.Code, Name: *r.Name}
 }
 
-// badParameter keeps the 400 a parameter type answered; any other binding failure is a 400 too.
-func badParameter(err error) error {
-	var p *problem
-	if errors.As(err, &p) {
-		return p
-	}
-	return newProblem(http.StatusBadRequest, "the path or query string is malformed")
+type itemRequest struct {
+	SKU         *string `json:"sku" binding:"required,notblank,max=64,nonul"`
+	Name        *string `json:"name" binding:"required,notblank,max=128,nonul"`
+	Price       *price  `json:"price" binding:"required"`
+	Stock       *int32  `json:"stock" binding:"required,min=0"`
+	Description *string `json:"description" binding:"omitnil,max=16384,nonul"`
+	CategoryID  *int64  `json:"categoryId" binding:"required"`
 }
 
-// readJSONObject enforces, in API.md's order, the JSON content type (415), the 1 MiB limit
-// (413) and parseable JSON (400). A body that parses but is not an object is a 422.
-func readJSONObject(c *gin.Context, resource string) (map[string]json.RawMessage, error) {
+func (r *itemRequest) input() store.ItemInput {
+	return store.ItemInput{
+		SKU:         *r.SKU,
+		Name:        *r.Name,
+		Price:       decimal.Decimal(*r.Price),
+		Stock:       *r.Stock,
+		Description: r.Description,
+		CategoryID:  *r.CategoryID,
+	}
+}
+
+const maxBodyBytes = 1 << 20
+
+var (
+	errNotJSON         = errors.New("the body must be JSON (Content-Type: application/json)")
+	errUnreadableBody  = errors.New("the body could not be read")
+	errMalformedJSON   = errors.New("the body is not valid JSON")
+	errBodyNotAnObject = &invalidBodyError{
+		detail: "the body must be a JSON object",
+		fields: []fieldError{{Field: "", Message: "must be a JSON object"}},
+	}
+)
+
+// invalidBodyError is a body that parses as JSON but breaks the field rules, one entry a field.
+type invalidBodyError struct {
+	detail string
+	fields []fieldError
+}
+
+func (e *invalidBodyError) Error() string { return e.detail }
+
+// bindJSON is gin's ShouldBindJSON with the contract's answers where gin's differ (README,
+// "Notable choices"): it checks the Content-Type (415), reads at most 1 MiB (413) of JSON that
+// must parse whole (400) into an object (422 on the body), then binds the object's properties
+// and validates them with gin's validator and the `binding` tags (422, every field listed).
+func bindJSON(c *gin.Context, obj any) error {
 	mediaType, _, err := mime.ParseMediaType(c.GetHeader("Content-Type"))
 	if err != nil || mediaType != "application/json" {
-		return nil, newProblem(http.StatusUnsupportedMediaType, "the body must be JSON (Content-Type: application/json)")
+		return errNotJSON
 	}
 	body, err := io.ReadAll(http.MaxBytesReader(c.Writer, c.Request.Body, maxBodyBytes))
 	if err != nil {
 		var tooLarge *http.MaxBytesError
 		if errors.As(err, &tooLarge) {
-			return nil, newProblem(http.StatusRequestEntityTooLarge, "the body is larger than 1 MiB")
+			return tooLarge
 		}
-		return nil, newProblem(http.StatusBadRequest, "the body could not be read")
+		return errUnreadableBody
 	}
-	if !json.Valid(body) {
-		return nil, newProblem(http.StatusBadRequest, "the body is not valid JSON")
+	var properties map[string]json.RawMessage
+	if err := json.Unmarshal(body, &properties); err != nil {
+		var notAnObject *json.UnmarshalTypeError
+		if errors.As(err, &notAnObject) {
+			return errBodyNotAnObject
+		}
+		return errMalformedJSON
 	}
-	if trimmed := bytes.TrimLeft(body, " \t\r\n"); len(trimmed) == 0 || trimmed[0] != '{' {
-		return nil, newProblem(http.StatusUnprocessableEntity, "the body must be a JSON object describing a "+resource,
-			fieldError{Field: "", Message: "must be a JSON object"})
+	if properties == nil { // the body was `null`
+		return errBodyNotAnObject
 	}
-	var fields map[string]json.RawMessage
-	if err := json.Unmarshal(body, &fields); err != nil {
-		return nil, newProblem(http.StatusBadRequest, "the body is not valid JSON")
+
+	invalid := decodeProperties(properties, obj)
+	var broken validator.ValidationErrors
+	if err := binding.Validator.ValidateStruct(obj); err != nil && !errors.As(err, &broken) {
+		return err
 	}
-	return fields, nil
+	for _, rule := range broken {
+		// A property of the wrong type was left nil: `required` would list it a second time.
+		if !slices.ContainsFunc(invalid, func(e fieldError) bool { return e.Field == rule.Field() }) {
+			invalid = append(invalid, fieldError{Field: rule.Field(), Message: ruleMessage(rule)})
+		}
+	}
+	if len(invalid) > 0 {
+		return &invalidBodyError{detail: "the body has invalid fields", fields: invalid}
+	}
+	return nil
 }
 
-// validator collects one error per invalid field of a JSON object.
-type validator struct {
-	fields map[string]json.RawMessage
-	errors []fieldError
-}
-
-func (v *validator) fail(field, message string) {
-	v.errors = append(v.errors, fieldError{Field: field, Message: message})
-}
-
-func (v *validator) raw(field string) (json.RawMessage, bool) {
-	raw, ok := v.fields[field]
-	if !ok || string(raw) == "null" {
-		return nil, false
+// decodeProperties decodes each property into the field of obj (a pointer to a request struct)
+// whose json tag names it exactly, and returns one error for each property of the wrong JSON
+// type. Decoding the whole object at once would report only the first of those, and would bind
+// `"Code"` to `code`: encoding/json matches names case-insensitively, where the contract
+// ignores every property it does not define.
+func decodeProperties(properties map[string]json.RawMessage, obj any) []fieldError {
+	var wrongType []fieldError
+	fields := reflect.ValueOf(obj).Elem()
+	for i := range fields.NumField() {
+		name := jsonName(fields.Type().Field(i))
+		if raw, ok := properties[name]; ok {
+			if err := json.Unmarshal(raw, fields.Field(i).Addr().Interface()); err != nil {
+				wrongType = append(wrongType, fieldError{Field: name, Message: wrongTypeMessage(err)})
+			}
+		}
 	}
-	return raw, true
+	return wrongType
 }
 
-func (v *validator) requiredString(field string, maxLen int) string {
-	raw, ok := v.raw(field)
+// jsonName is the JSON property a struct field binds, which also names it in the 422's errors.
+func jsonName(field reflect.StructField) string {
+	name, _, _ := strings.Cut(field.Tag.Get("json"), ",")
+	return name
+}
+
+func wrongTypeMessage(err error) string {
+	var wrongType *json.UnmarshalTypeError
+	if !errors.As(err, &wrongType) {
+		return err.Error() // a field type's own UnmarshalJSON words its rule
+	}
+	switch wrongType.Type.Kind() {
+	case reflect.Int32, reflect.Int64:
+		return fmt.Sprintf("must be an integer in the signed %d-bit range", wrongType.Type.Bits())
+	case reflect.String:
+		return "must be a string"
+	}
+	return "has the wrong JSON type"
+}
+
+func ruleMessage(rule validator.FieldError) string {
+	switch rule.Tag() {
+	case "required":
+		return "is required"
+	case "notblank":
+		return "must not be blank"
+	case "nonul":
+		return "must not contain the NUL character (U+0000)"
+	case "max":
+		if rule.Kind() == reflect.String {
+			return "must be at most " + rule.Param() + " characters long"
+		}
+		return "must be at most " + rule.Param()
+	case "min":
+		return "must be at least " + rule.Param()
+	}
+	return "breaks the rule " + rule.Tag()
+}
+
+// registerValidations teaches gin's validator the contract's string rules and to name fields
+// by their JSON names, once for the process (the validator is gin's global one).
+var registerValidations = sync.OnceFunc(func() {
+	v := binding.Validator.Engine().(*validator.Validate)
+	v.RegisterTagNameFunc(jsonName)
+	for tag, valid := range map[string]validator.Func{
+		// Blank is empty or only spaces, tabs, CR and LF (spec/API.md): not unicode.IsSpace.
+		"notblank": func(fl validator.FieldLevel) bool { return strings.Trim(fl.Field().String(), " \t\r\n") != "" },
+		// PostgreSQL cannot store U+0000 in text.
+		"nonul": func(fl validator.FieldLevel) bool { return !strings.ContainsRune(fl.Field().String(), 0) },
+	} {
+		if err := v.RegisterValidation(tag, valid); err != nil {
+			panic(err)
+		}
+	}
+})
+
+// price is an item's price, judged as it is decoded: by the exact decimal value of the JSON
+// number as written, which is gone once a validator sees a float64 or a decimal.
+type price decimal.Decimal
+
+var (
+	errPriceNotANumber = errors.New("must be a number")
+	errPriceRule       = errors.New("must be a number between 0 and 99999999.99 with at most 2 decimals")
+)
+
+func (p *price) UnmarshalJSON(literal []byte) error {
+	if !strings.ContainsAny(string(literal[:1]), "-0123456789") {
+		return errPriceNotANumber
+	}
+	value, ok := parsePrice(string(literal))
 	if !ok {
-		v.fail(field, "is required")
-		return ""
+		return errPriceRule
 	}
-	s, ok := v.text(field, raw, maxLen)
-	if ok && strings.Trim(s, " \t\r\n") == "" {
-		v.fail(field, "must not be blank")
-	}
-	return s
-}
-
-func (v *validator) optionalString(field string, maxLen int) *string {
-	raw, ok := v.raw(field)
-	if !ok {
-		return nil
-	}
-	s, ok := v.text(field, raw, maxLen)
-	if !ok {
-		return nil
-	}
-	return &s
-}
-
-func (v *validator) text(field string, raw json.RawMessage, maxLen int) (string, bool) {
-	var s string
-	if err := json.Unmarshal(raw, &s); err != nil {
-		v.fail(field, "must be a string")
-		return "", false
-	}
-	if n := utf8.RuneCountInString(s); n > maxLen {
-		v.fail(field, fmt.Sprintf("must be at most %d characters long, is %d", maxLen, n))
-		return "", false
-	}
-	if strings.ContainsRune(s, 0) {
-		v.fail(field, "must not contain the NUL character (U+0000)")
-		return "", false
-	}
-	return s, true
-}
-
-// number returns the literal of a JSON number field, or false (and a field error).
-func (v *validator) number(field string) (string, bool) {
-	raw, ok := v.raw(field)
-	if !ok {
-		v.fail(field, "is required")
-		return "", false
-	}
-	var n json.Number
-	if err := json.Unmarshal(raw, &n); err != nil || !strings.ContainsAny(string(raw)[:1], "-0123456789") {
-		v.fail(field, "must be a number")
-		return "", false
-	}
-	return n.String(), true
-}
-
-func (v *validator) integer(field string, min, max int64) int64 {
-	literal, ok := v.number(field)
-	if !ok {
-		return 0
-	}
-	n, err := strconv.ParseInt(literal, 10, 64)
-	if err != nil || n < min || n > max {
-		v.fail(field, fmt.Sprintf("must be an integer between %d and %d", min, max))
-		return 0
-	}
-	return n
-}
-
-const priceRule = "must be a number between 0 and 99999999.99 with at most 2 decimals"
-
-func (v *validator) price(field string) decimal.Decimal {
-	literal, ok := v.number(field)
-	if !ok {
-		return decimal.Zero
-	}
-	price, ok := parsePrice(literal)
-	if !ok {
-		v.fail(field, priceRule)
-	}
-	return price
+	*p = price(value)
+	return nil
 }
 
 var maxPrice = decimal.New(9999999999, -2)
@@ -283,13 +330,9 @@ func parsePrice(literal string) (decimal.Decimal, bool) {
 	if err != nil {
 		return decimal.Zero, false
 	}
-	price := decimal.New(coefficient, int32(exponent))
-	if price.GreaterThan(maxPrice) {
+	value := decimal.New(coefficient, int32(exponent))
+	if value.GreaterThan(maxPrice) {
 		return decimal.Zero, false
 	}
-	return price, true
-}
-
-func invalid(resource string, errs []fieldError) error {
-	return newProblem(http.StatusUnprocessableEntity, "the body is not a valid "+resource, errs...)
+	return value, true
 }

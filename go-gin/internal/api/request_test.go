@@ -1,7 +1,9 @@
 package api
 
 import (
+	"maps"
 	"net/http"
+	"strings"
 	"testing"
 )
 
@@ -181,5 +183,57 @@ func TestPriceThroughTheHandler(t *testing.T) {
 				t.Fatalf("price %s: errors %+v", literal, p.Errors)
 			}
 		}
+	}
+}
+
+func TestBodyFields(t *testing.T) {
+	tests := []struct {
+		name, target, body string
+		status             int
+		messages           map[string]string // field → message of the 422; nil for another status
+	}{
+		{"every wrong type is listed with the other rules", "/items",
+			`{"sku":"","name":null,"price":"x","stock":-5,"categoryId":"c","description":1}`, 422,
+			map[string]string{"sku": "must not be blank", "name": "is required", "price": "must be a number",
+				"stock": "must be at least 0", "categoryId": "must be an integer in the signed 64-bit range",
+				"description": "must be a string"}},
+		{"two wrong types", "/categories", `{"code":true,"name":false}`, 422,
+			map[string]string{"code": "must be a string", "name": "must be a string"}},
+		{"numbers out of range", "/items",
+			`{"sku":"s","name":"n","price":1.234,"stock":2147483648,"categoryId":99999999999999999999}`, 422,
+			map[string]string{"price": "must be a number between 0 and 99999999.99 with at most 2 decimals",
+				"stock": "must be an integer in the signed 32-bit range", "categoryId": "must be an integer in the signed 64-bit range"}},
+		{"fractions are not integers", "/items", `{"sku":"s","name":"n","price":1,"stock":1.5,"categoryId":4.2}`, 422,
+			map[string]string{"stock": "must be an integer in the signed 32-bit range", "categoryId": "must be an integer in the signed 64-bit range"}},
+		{"lengths count code points", "/categories", `{"code":"` + strings.Repeat("😀", 33) + `","name":"` + strings.Repeat("😀", 128) + `"}`, 422,
+			map[string]string{"code": "must be at most 32 characters long"}},
+		{"NUL", "/items", `{"sku":"s","name":"n","price":1,"stock":1,"categoryId":42,"description":"a\u0000"}`, 422,
+			map[string]string{"description": "must not contain the NUL character (U+0000)"}},
+		{"property names are case-sensitive", "/categories", `{"Code":"X","name":"y"}`, 422,
+			map[string]string{"code": "is required"}},
+		{"only ASCII spaces, tabs, CR and LF are blank", "/categories", `{"code":"\u00a0","name":"\u2003"}`, 201, nil},
+		{"blank description is kept", "/items", `{"sku":"s","name":"n","price":1,"stock":0,"categoryId":42,"description":" "}`, 201, nil},
+		{"zero is a value, not a missing one", "/items", `{"sku":"s","name":"n","price":0,"stock":0,"categoryId":0}`, 422,
+			map[string]string{"categoryId": "category 0 does not exist"}},
+		{"data after the object", "/categories", `{"code":"X","name":"y"} {}`, 400, nil},
+		{"not an object", "/items", `[{"sku":"s"}]`, 422, map[string]string{"": "must be a JSON object"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			rec := serve(newTestServer(newFakeStore()), "POST", tt.target, "application/json", tt.body)
+			if rec.Code != tt.status {
+				t.Fatalf("status %d, want %d; body %s", rec.Code, tt.status, rec.Body)
+			}
+			if tt.messages == nil {
+				return
+			}
+			messages := map[string]string{}
+			for _, e := range decodeProblem(t, rec).Errors {
+				messages[e.Field] = e.Message
+			}
+			if !maps.Equal(messages, tt.messages) {
+				t.Fatalf("errors %v, want %v", messages, tt.messages)
+			}
+		})
 	}
 }

@@ -37,6 +37,7 @@ type Server struct {
 }
 
 func NewServer(s Store, cfg config.Config) *Server {
+	registerValidations()
 	server := &Server{store: s, config: cfg}
 	server.setupRouter()
 	return server
@@ -53,19 +54,29 @@ type route struct {
 
 func (s *Server) routes() []route {
 	return []route{
-		{http.MethodGet, "/categories", s.listCategories},
-		{http.MethodPost, "/categories", s.createCategory},
-		{http.MethodGet, "/categories/:id", s.getCategory},
-		{http.MethodPut, "/categories/:id", s.updateCategory},
-		{http.MethodDelete, "/categories/:id", s.deleteCategory},
-		{http.MethodGet, "/categories/:id/items", s.listCategoryItems},
-		{http.MethodGet, "/items", s.listItems},
-		{http.MethodPost, "/items", s.createItem},
-		{http.MethodGet, "/items/:id", s.getItem},
-		{http.MethodPut, "/items/:id", s.updateItem},
-		{http.MethodDelete, "/items/:id", s.deleteItem},
+		{http.MethodGet, "/categories", handle(s.listCategories)},
+		{http.MethodPost, "/categories", handle(s.createCategory)},
+		{http.MethodGet, "/categories/:id", handle(s.getCategory)},
+		{http.MethodPut, "/categories/:id", handle(s.updateCategory)},
+		{http.MethodDelete, "/categories/:id", handle(s.deleteCategory)},
+		{http.MethodGet, "/categories/:id/items", handle(s.listCategoryItems)},
+		{http.MethodGet, "/items", handle(s.listItems)},
+		{http.MethodPost, "/items", handle(s.createItem)},
+		{http.MethodGet, "/items/:id", handle(s.getItem)},
+		{http.MethodPut, "/items/:id", handle(s.updateItem)},
+		{http.MethodDelete, "/items/:id", handle(s.deleteItem)},
 		{http.MethodGet, "/avatar", s.avatar},
 		{http.MethodGet, "/health", s.health},
+	}
+}
+
+// handle adapts a handler that returns its error to gin: abortWithError answers every error of
+// every resource route, so no handler writes an error itself.
+func handle(h func(c *gin.Context) error) gin.HandlerFunc {
+	return func(c *gin.Context) {
+		if err := h(c); err != nil {
+			abortWithError(c, err)
+		}
 	}
 }
 
