@@ -22,27 +22,9 @@ public class Application {
 
 	private static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(5);
 
-	/** Set when the start failed, so that the exit keeps its non-zero status. */
-	private static volatile boolean startFailed;
-
 	public static void main(String[] args) {
 		checkDatabase();
-		// On SIGTERM, Spring Boot's shutdown hook closes the context: Reactor Netty stops accepting
-		// and drains in-flight requests (server.shutdown=graceful), then the pool closes. Spring runs
-		// its shutdown handlers once every context has closed; this one reports that clean exit as
-		// status 0, where a JVM ended by a signal would report 143.
-		SpringApplication.getShutdownHandlers().add(() -> {
-			if (!startFailed) {
-				Runtime.getRuntime().halt(0);
-			}
-		});
-		try {
-			SpringApplication.run(Application.class, args);
-		}
-		catch (RuntimeException ex) {
-			startFailed = true;
-			throw ex;
-		}
+		SpringApplication.run(Application.class, args);
 	}
 
 	@Bean

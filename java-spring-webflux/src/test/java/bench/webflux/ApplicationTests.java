@@ -199,6 +199,30 @@ class ApplicationTests {
 		}
 	}
 
+	/**
+	 * A client that closes after its last request: a kept-alive GET read to its end, then one with
+	 * {@code Connection: close} on the same connection, each try on a connection of its own. That
+	 * request can arrive before Reactor Netty has finished with the previous one (whose end is
+	 * signalled from r2dbc's thread); without {@code reactor.netty.http.server.lastFlushWhenNoRead}, 1.3.8
+	 * buffers it and never answers (README.md, "Keep-alive").
+	 */
+	@Test
+	void aClosingRequestAfterAKeptAliveOneIsAnswered() throws IOException {
+		for (int i = 1; i <= 100; i++) {
+			try (Socket socket = new Socket("127.0.0.1", this.port)) {
+				socket.setSoTimeout(5_000);
+				InputStream in = socket.getInputStream();
+				socket.getOutputStream().write(("GET /categories/" + i + " HTTP/1.1\r\nHost: t\r\n\r\n")
+					.getBytes(StandardCharsets.US_ASCII));
+				assertThat(readResponse(in)).startsWith("HTTP/1.1 200");
+				socket.getOutputStream().write(("GET /items/" + i + " HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n")
+					.getBytes(StandardCharsets.US_ASCII));
+				assertThat(readResponse(in)).as("try %d", i).startsWith("HTTP/1.1 200");
+				assertThat(in.read()).as("the server closes the connection").isEqualTo(-1);
+			}
+		}
+	}
+
 	@Test
 	void aChunkedBodyOverOneMebibyteIs413() throws Exception {
 		byte[] body = ("{\"code\": \"X\", \"name\": \"" + "n".repeat(1024 * 1024) + "\"}").getBytes(StandardCharsets.UTF_8);

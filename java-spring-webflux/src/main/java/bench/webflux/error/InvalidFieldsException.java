@@ -1,12 +1,16 @@
 package bench.webflux.error;
 
+import java.io.Serial;
 import java.util.List;
 import java.util.Map;
 
 /** A request body parsed as JSON but is not a valid representation (422), one entry per field. */
 public class InvalidFieldsException extends RuntimeException {
 
-	private final List<FieldError> errors;
+	@Serial
+	private static final long serialVersionUID = 1L;
+
+	private final transient List<FieldError> errors;
 
 	public InvalidFieldsException(List<FieldError> errors) {
 		super("invalid fields: " + errors.stream().map(FieldError::field).toList(), null, false, false);

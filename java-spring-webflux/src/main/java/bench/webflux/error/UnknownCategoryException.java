@@ -1,7 +1,12 @@
 package bench.webflux.error;
 
+import java.io.Serial;
+
 /** An item names a category that does not exist. */
 public class UnknownCategoryException extends RuntimeException {
+
+	@Serial
+	private static final long serialVersionUID = 1L;
 
 	private final long categoryId;
 
