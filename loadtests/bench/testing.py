@@ -83,18 +83,17 @@ def pytest_command(target: str, report: Path, *extra: str) -> list[str]:
     ]
 
 
-# The conformance profile of each dialect (manifest.Manifest.dialect): spec/API.md's suite, and
-# spec/hal.md's for the stacks that serve Spring Data REST's HAL.
-CONFORMANCE_PROFILES: dict[str, str] = {"api": "conformance", "hal": "conformance-hal"}
+# One conformance suite for every dialect; CONFORMANCE_DIALECT tells it the representation the
+# stack serves (manifest.Manifest.dialect), and the cases of the other dialect are left out.
+CONFORMANCE_SUITE = paths.SPEC_DIR / "conformance"
 
 
-def conformance_suite(stack: Stack) -> Path:
-    """The directory of the conformance profile that `stack`'s dialect is held to."""
-    return paths.SPEC_DIR / CONFORMANCE_PROFILES[stack.dialect]
+def conformance_env(stack: Stack) -> dict[str, str]:
+    return {"CONFORMANCE_DIALECT": stack.dialect}
 
 
 def run_conformance(stack: Stack, cluster: Cluster, result: StackResult) -> None:
-    suite = conformance_suite(stack)
+    suite = CONFORMANCE_SUITE
     cluster.reset()
     port = stacks.free_port()
     running = stacks.start(
@@ -111,6 +110,7 @@ def run_conformance(stack: Stack, cluster: Cluster, result: StackResult) -> None
             "BENCH_DB_START": cluster.start_command(),
             "CONFORMANCE_STRICT": "1",
             "PYTHONDONTWRITEBYTECODE": "1",
+            **conformance_env(stack),
         }
         code = procs.run(pytest_command(str(suite), report), cwd=paths.ROOT, env=env, log=log, timeout_s=900)
     finally:
@@ -151,7 +151,7 @@ def _build_step(stack: Stack, result: StackResult) -> bool:
 def _conformance_step(stack: Stack, cluster: Cluster, result: StackResult) -> bool:
     """The conformance suite and the SIGTERM check as steps of `result`; False when the suite
     could not run at all (the stack did not start)."""
-    profile = conformance_suite(stack).relative_to(paths.ROOT)
+    profile = CONFORMANCE_SUITE.relative_to(paths.ROOT)
     with (
         console.status(f"[bold]{stack.name}[/]: conformance suite ({profile})"),
         phases.timed(stack.name, "conformance and shutdown"),
@@ -209,20 +209,28 @@ def run_variant(variant: Stack, cluster: Cluster) -> StackResult:
 
 RUNNER_DIR = paths.ROOT / "loadtests"
 # The runner's own checks, configured in loadtests/pyproject.toml.
-LINTERS = {
-    "ruff": ["-m", "ruff", "check", "--no-cache", "."],
-    "ruff format": ["-m", "ruff", "format", "--check", "--no-cache", "."],
-    "mypy": ["-m", "mypy", "--cache-dir=/dev/null"],
+SPEC_MYPY = ["-m", "mypy", "--cache-dir=/dev/null", "--config-file", str(paths.SPEC_DIR / "mypy.ini")]
+# Each step's commands run in turn; the first that fails fails the step.
+LINTERS: dict[str, list[list[str]]] = {
+    "ruff": [["-m", "ruff", "check", "--no-cache", "."]],
+    "ruff format": [["-m", "ruff", "format", "--check", "--no-cache", "."]],
+    "mypy": [["-m", "mypy", "--cache-dir=/dev/null"]],
+    "mypy spec": [[*SPEC_MYPY, str(paths.SPEC_DIR / suite)] for suite in ("conformance", "fuzz")],
 }
 
 
 def run_lint() -> StackResult:
-    """ruff (lint and format) and mypy --strict on the runner, before anything is built."""
+    """ruff (lint and format) and mypy --strict on the runner, and mypy on the conformance suite
+    and the fuzz pass (spec/mypy.ini), before anything is built."""
     result = StackResult("runner")
-    for name, args in LINTERS.items():
+    for name, commands in LINTERS.items():
         log = paths.LOGS / f"runner-{name.replace(' ', '-')}.log"
         with console.status(f"the runner: {name}"):
-            code = procs.run([sys.executable, *args], cwd=RUNNER_DIR, env=_python_env(), log=log, timeout_s=600)
+            code = 0
+            for args in commands:
+                code = procs.run([sys.executable, *args], cwd=RUNNER_DIR, env=_python_env(), log=log, timeout_s=600)
+                if code != 0:
+                    break
         ok = code == 0
         result.steps[name] = Step(ok, "clean" if ok else _last_line(log), log)
         if ok:
@@ -315,6 +323,7 @@ def print_table(results: list[StackResult]) -> None:
         "ruff",
         "ruff format",
         "mypy",
+        "mypy spec",
         "kubeconform",
         "runner tests",
     ]

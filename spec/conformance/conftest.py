@@ -1,4 +1,6 @@
-"""Fixtures of the conformance suite: a stack at BASE_URL on a freshly seeded database."""
+"""Fixtures of the conformance suite: a stack at BASE_URL on a freshly seeded database, serving
+the dialect CONFORMANCE_DIALECT names (dialect.py). A case of one dialect only is marked `api` or
+`hal` and is deselected, not skipped, for the other."""
 
 from __future__ import annotations
 
@@ -9,26 +11,36 @@ import httpx
 import pytest
 import yaml
 
-from helpers import assert_json, post, unique
+import dialect as dialects
 
 BASE_URL = os.environ.get("BASE_URL", "http://127.0.0.1:8080").rstrip("/")
 OPENAPI = Path(__file__).resolve().parent.parent / "openapi.yaml"
 STRICT = os.environ.get("CONFORMANCE_STRICT") == "1"
+DIALECT = dialects.current()
 
 # Reads of exact seeded totals first, writes after them, the database outage last.
-_ORDER = ("test_read", "test_params", "test_bodies", "test_categories", "test_items", "test_openapi",
-          "test_avatar_health", "test_concurrency", "test_resilience")
-
-
-def pytest_collection_modifyitems(items):
-    def rank(item):
-        module = item.module.__name__.rsplit(".", 1)[-1]
-        return _ORDER.index(module) if module in _ORDER else len(_ORDER) - 1
-    items.sort(key=rank)
+_ORDER = ("test_read", "test_hal_read", "test_params", "test_hal_params", "test_bodies", "test_hal_bodies",
+          "test_categories", "test_hal_categories", "test_items", "test_hal_items", "test_openapi",
+          "test_avatar_health", "test_connection_close", "test_concurrency", "test_resilience")
 
 
 def pytest_configure(config):
     config.addinivalue_line("markers", "resilience: stops and restarts PostgreSQL")
+    for name in dialects.NAMES:
+        config.addinivalue_line("markers", f"{name}: a case of the {name} dialect only (CONFORMANCE_DIALECT)")
+
+
+def pytest_collection_modifyitems(config, items):
+    others = [name for name in dialects.NAMES if name != DIALECT.name]
+    deselected = [item for item in items if any(item.get_closest_marker(name) for name in others)]
+    if deselected:
+        config.hook.pytest_deselected(items=deselected)
+        items[:] = [item for item in items if item not in deselected]
+
+    def rank(item):
+        module = item.module.__name__.rsplit(".", 1)[-1]
+        return _ORDER.index(module) if module in _ORDER else len(_ORDER) - 1
+    items.sort(key=rank)
 
 
 def skip_or_fail(reason: str):
@@ -47,6 +59,11 @@ def base_url() -> str:
     return BASE_URL
 
 
+@pytest.fixture(scope="session")
+def dialect() -> dialects.Dialect:
+    return DIALECT
+
+
 @pytest.fixture
 def client(base_url):
     with httpx.Client(base_url=base_url, timeout=30, follow_redirects=False) as c:
@@ -59,14 +76,12 @@ def openapi() -> dict:
 
 
 @pytest.fixture
-def category(client) -> dict:
+def category(client, dialect) -> dict:
     """A category of this test's own, with no items."""
-    return assert_json(post(client, "/categories", {"code": unique("C"), "name": "Test category"}), 201)
+    return dialect.create_category(client)
 
 
 @pytest.fixture
-def item(client, category) -> dict:
-    """An item of this test's own, in its own category."""
-    body = {"sku": unique("S"), "name": "Test item", "price": 12.5, "stock": 3,
-            "description": "made by the conformance suite", "categoryId": category["id"]}
-    return assert_json(post(client, "/items", body), 201)
+def item(client, dialect, category) -> dict:
+    """An item of this test's own, in its own category (with its category inlined, in HAL)."""
+    return dialect.create_item(client, category)

@@ -1,4 +1,5 @@
-"""Assertions shared by the conformance tests."""
+"""Assertions shared by the conformance tests: dialect-neutral ones, and spec/API.md's own (the
+HAL dialect's are in hal.py)."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ import socket
 import uuid
 from datetime import datetime
 from decimal import Decimal
+from typing import Any
 from urllib.parse import urlsplit
 
 import httpx
@@ -38,13 +40,14 @@ def unique(prefix: str) -> str:
 
 def instant(text: str) -> datetime:
     parsed = datetime.fromisoformat(text.replace("Z", "+00:00"))
-    assert parsed.tzinfo is not None, f"updatedAt {text!r} has no time zone"
-    assert parsed.utcoffset().total_seconds() == 0, f"updatedAt {text!r} is not in UTC"
+    offset = parsed.utcoffset()
+    assert offset is not None, f"updatedAt {text!r} has no time zone"
+    assert offset.total_seconds() == 0, f"updatedAt {text!r} is not in UTC"
     return parsed
 
 
 def number(value) -> Decimal:
-    assert isinstance(value, (int, float)) and not isinstance(value, bool), f"{value!r} is not a JSON number"
+    assert isinstance(value, (int, float, Decimal)) and not isinstance(value, bool), f"{value!r} is not a JSON number"
     return Decimal(str(value))
 
 
@@ -98,8 +101,8 @@ def fuzzer_only(client: httpx.Client, method: str, path: str, **kwargs) -> int |
     # On a connection of its own, dropped after the answer: a server may close the connection
     # after refusing a body it did not read, and the close can arrive after the client has sent
     # its next request on it (seen with rust-axum in a container), which then fails for no fault
-    # of the stack. Not by `Connection: close` on the shared connection: Reactor Netty 1.3.8 now
-    # and then never answers a second request on a connection that carries it.
+    # of the stack. A connection of its own rather than `Connection: close` on the shared one, so
+    # that this case tests the input alone (test_connection_close.py tests that header).
     try:
         with httpx.Client(base_url=client.base_url, follow_redirects=False) as own:
             return own.request(method, path, timeout=FUZZER_ONLY_TIMEOUT_S, **kwargs).status_code
@@ -150,7 +153,7 @@ def assert_still_serving(client: httpx.Client) -> None:
     assert client.get("/health").status_code == 200, "the stack no longer answers /health"
 
 
-def assert_json(response: httpx.Response, status: int) -> dict | list:
+def assert_json(response: httpx.Response, status: int) -> Any:
     assert response.status_code == status, (
         f"{response.request.method} {response.request.url.raw_path.decode()}: expected {status}, "
         f"got {response.status_code}: {response.text[:300]}")
@@ -184,12 +187,12 @@ def assert_page(body: dict, *, size: int, number: int, total: int) -> list:
     return body["content"]
 
 
-def post(client: httpx.Client, path: str, body) -> httpx.Response:
-    return client.post(path, content=json.dumps(body), headers=JSON)
+def post(client: httpx.Client, path: str, body, headers: dict | None = None) -> httpx.Response:
+    return client.post(path, content=json.dumps(body), headers=headers or JSON)
 
 
-def put(client: httpx.Client, path: str, body) -> httpx.Response:
-    return client.put(path, content=json.dumps(body), headers=JSON)
+def put(client: httpx.Client, path: str, body, headers: dict | None = None) -> httpx.Response:
+    return client.put(path, content=json.dumps(body), headers=headers or JSON)
 
 
 def totals(client: httpx.Client) -> tuple[int, int]:

@@ -1,4 +1,4 @@
-"""The /avatar redirect and the /health readiness answer."""
+"""The /avatar redirect and the /health readiness answer: the same in every dialect."""
 
 import os
 
@@ -23,4 +23,5 @@ def test_avatar_spreads_over_every_picture(client):
 
 
 def test_health_is_up(client):
+    # The process contract (spec/API.md) in every dialect: application/json, whatever HAL's types.
     assert assert_json(client.get("/health"), 200) == {"status": "UP"}

@@ -6,6 +6,9 @@ import pytest
 
 from helpers import assert_json, assert_problem, instant, post, put, totals, unique
 
+# spec/API.md's dialect only: run when CONFORMANCE_DIALECT=api (the default).
+pytestmark = pytest.mark.api
+
 NOW_TOLERANCE = timedelta(minutes=1)
 
 

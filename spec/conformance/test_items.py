@@ -7,6 +7,9 @@ import pytest
 
 from helpers import JSON, assert_json, assert_problem, exact_json, instant, number, post, put, totals, unique
 
+# spec/API.md's dialect only: run when CONFORMANCE_DIALECT=api (the default).
+pytestmark = pytest.mark.api
+
 
 def valid_item(category_id: int, **overrides) -> dict:
     body = {"sku": unique("SKU"), "name": "A fine item", "price": 19.99, "stock": 7,

@@ -10,6 +10,9 @@ from referencing.jsonschema import DRAFT202012
 
 from helpers import JSON, post, unique
 
+# spec/API.md's dialect only: run when CONFORMANCE_DIALECT=api (the default).
+pytestmark = pytest.mark.api
+
 SPEC_URI = "urn:bench:openapi"
 
 

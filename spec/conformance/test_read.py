@@ -5,6 +5,9 @@ import pytest
 import seed
 from helpers import assert_json, assert_page, assert_problem, assert_seeded_category, assert_seeded_item
 
+# spec/API.md's dialect only: run when CONFORMANCE_DIALECT=api (the default).
+pytestmark = pytest.mark.api
+
 
 @pytest.mark.parametrize("iid", [1, 2, 1999, 2000, 2001, 12345, 99999, 100000])
 def test_item_by_id_has_the_seeded_values(client, iid):

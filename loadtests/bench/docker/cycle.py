@@ -92,9 +92,9 @@ def down(engine: Engine) -> int:
 
 
 def conformance(engine: Engine, stack: Stack, port: int, outcome: Outcome) -> None:
-    """The stack's conformance profile against the container, with PostgreSQL's container
-    stopped and started for the resilience cases."""
-    suite = testing.conformance_suite(stack)
+    """The conformance suite, in the stack's dialect, against the container, with PostgreSQL's
+    container stopped and started for the resilience cases."""
+    suite = testing.CONFORMANCE_SUITE
     log = LOGS / f"{stack.name}-conformance.log"
     report = LOGS / f"{stack.name}-conformance.xml"
     report.unlink(missing_ok=True)
@@ -110,6 +110,7 @@ def conformance(engine: Engine, stack: Stack, port: int, outcome: Outcome) -> No
         ),
         "CONFORMANCE_STRICT": "1",
         "PYTHONDONTWRITEBYTECODE": "1",
+        **testing.conformance_env(stack),
     }
     if "DOCKER_CONFIG" in os.environ:
         env["DOCKER_CONFIG"] = os.environ["DOCKER_CONFIG"]

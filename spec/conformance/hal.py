@@ -1,58 +1,22 @@
-"""Assertions shared by the HAL profile (spec/hal.md): HAL documents, Spring Data REST's error
-bodies, and the seed compared field by field through the HAL envelope."""
+"""The HAL dialect (spec/hal.md): HAL documents, Spring Data REST's error bodies, and the seed
+compared field by field through the HAL envelope. The cases of this dialect alone (test_hal_*.py)
+use these beside the dialect-neutral helpers."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import uuid
-from datetime import datetime
 from decimal import Decimal
-from pathlib import Path
 from urllib.parse import urlsplit
 
 import httpx
 
-# The fuzzer-only senders and their rule are the API suite's, loaded from its file (both suites
-# have a module named helpers, so it cannot be imported by name).
-_API_HELPERS = Path(__file__).resolve().parent.parent / "conformance" / "helpers.py"
-_spec = importlib.util.spec_from_file_location("conformance_helpers", _API_HELPERS)
-assert _spec is not None and _spec.loader is not None, _API_HELPERS
-_api = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(_api)
+from helpers import instant, number
 
-FUZZER_ONLY_TIMEOUT_S: float = _api.FUZZER_ONLY_TIMEOUT_S
-assert_never_5xx = _api.assert_never_5xx
-fuzzer_only = _api.fuzzer_only
-raw_request = _api.raw_request
-padded_target = _api.padded_target
-raw_get = _api.raw_get
-
-JSON = {"Content-Type": "application/json"}
 URI_LIST = {"Content-Type": "text/uri-list"}
 # spec/hal.md, "Representations": the HAL types a success may have (the first when the request
 # accepts anything).
 HAL_TYPES = ("application/vnd.hal+json", "application/hal+json", "application/json")
-PROBLEM_TYPE = "application/problem+json"
-# spec/API.md, "Inputs only a fuzzer sends": how long such a request may go unanswered.
 INLINE = "projection=inlineCategory"
-
-
-def unique(prefix: str) -> str:
-    """A code or sku no other test (nor a rerun) uses."""
-    return f"{prefix}-{uuid.uuid4().hex[:12]}"
-
-
-def instant(text: str) -> datetime:
-    parsed = datetime.fromisoformat(text.replace("Z", "+00:00"))
-    assert parsed.tzinfo is not None, f"updatedAt {text!r} has no time zone"
-    assert parsed.utcoffset().total_seconds() == 0, f"updatedAt {text!r} is not in UTC"
-    return parsed
-
-
-def number(value) -> Decimal:
-    assert isinstance(value, (int, float, Decimal)) and not isinstance(value, bool), f"{value!r} is not a JSON number"
-    return Decimal(str(value))
 
 
 def _where(response: httpx.Response) -> str:
@@ -111,15 +75,6 @@ def assert_empty(response: httpx.Response, status: int) -> None:
     """Spring Data REST's 404 and 405: a status and no body."""
     assert_status(response, status)
     assert response.content == b"", response.text[:300]
-
-
-def assert_problem_503(response: httpx.Response) -> None:
-    """The 503 of an outage: API.md's problem JSON (the process contract)."""
-    assert_status(response, 503)
-    assert response.headers.get("content-type", "").startswith(PROBLEM_TYPE), response.headers
-    body = response.json()
-    assert body.get("type") == "about:blank" and body.get("status") == 503, body
-    assert body.get("title") == "Service Unavailable" and isinstance(body.get("detail"), str), body
 
 
 def embedded(page: dict, relation: str) -> list[dict]:
@@ -187,14 +142,6 @@ def category_uri(cid: int) -> str:
     return f"/categories/{cid}"
 
 
-def post(client: httpx.Client, path: str, body, headers: dict | None = None) -> httpx.Response:
-    return client.post(path, content=json.dumps(body), headers=headers or JSON)
-
-
-def put(client: httpx.Client, path: str, body, headers: dict | None = None) -> httpx.Response:
-    return client.put(path, content=json.dumps(body), headers=headers or JSON)
-
-
 def get_item(client: httpx.Client, iid: int) -> dict:
     """An item with its category inlined."""
     return assert_hal(client.get(f"/items/{iid}?{INLINE}"))
@@ -205,7 +152,3 @@ def totals(client: httpx.Client) -> tuple[int, int]:
     categories = assert_hal(client.get("/categories?size=1"))["page"]["totalElements"]
     items = assert_hal(client.get("/items?size=1"))["page"]["totalElements"]
     return categories, items
-
-
-def assert_still_serving(client: httpx.Client) -> None:
-    assert client.get("/health").status_code == 200, "the stack no longer answers /health"

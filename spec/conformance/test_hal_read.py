@@ -5,8 +5,11 @@ from decimal import Decimal
 import pytest
 
 import seed
-from helpers import (INLINE, assert_empty, assert_hal, assert_page, assert_seeded_category, assert_seeded_item,
-                     assert_seeded_plain_item, embedded, path_of, self_href)
+from hal import (INLINE, assert_empty, assert_hal, assert_page, assert_seeded_category, assert_seeded_item,
+                 assert_seeded_plain_item, embedded, path_of, self_href)
+
+# The HAL dialect only (spec/hal.md): run when CONFORMANCE_DIALECT=hal.
+pytestmark = pytest.mark.hal
 
 
 @pytest.mark.parametrize("iid", [1, 2, 1999, 2000, 2001, 12345, 99999, 100000])

@@ -3,9 +3,12 @@
 import pytest
 
 import seed
-from helpers import (INLINE, JSON, assert_empty, assert_hal, assert_message, assert_never_5xx, assert_page,
-                     assert_seeded_item, assert_status, assert_still_serving, fuzzer_only, padded_target,
-                     raw_get)
+from hal import (INLINE, assert_empty, assert_hal, assert_message, assert_page, assert_seeded_item,
+                 assert_status)
+from helpers import JSON, assert_never_5xx, assert_still_serving, fuzzer_only, padded_target, raw_get
+
+# The HAL dialect only (spec/hal.md): run when CONFORMANCE_DIALECT=hal.
+pytestmark = pytest.mark.hal
 
 
 @pytest.mark.parametrize("path", ["/nope", "/item", "/items/", "/categories/", "/ITEMS", "/items/1/",
