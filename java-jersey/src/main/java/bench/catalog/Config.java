@@ -26,6 +26,9 @@ public record Config(
 
     /** Raised for a missing or malformed variable; its message is meant for the operator as is. */
     public static final class ConfigException extends RuntimeException {
+
+        private static final long serialVersionUID = 1L;
+
         ConfigException(String message) {
             super(message);
         }

@@ -9,7 +9,6 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.net.URI;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -23,7 +22,6 @@ import org.glassfish.grizzly.threadpool.ThreadPoolConfig;
 import org.glassfish.jersey.grizzly2.httpserver.GrizzlyHttpServerFactory;
 import org.glassfish.jersey.internal.Version;
 import org.glassfish.jersey.server.ResourceConfig;
-import sun.misc.Signal;
 
 public final class Main {
 
@@ -63,9 +61,11 @@ public final class Main {
                 NAME, version(), Version.getVersion(), org.hibernate.Version.getVersionString(), Runtime.version(),
                 config.host(), config.port(), config.poolSize());
 
-        awaitTermination();
-        stop(server, database);
-        System.exit(0);
+        // SIGTERM and SIGINT run the JVM's shutdown hooks: this one stops the server gracefully, and
+        // the JVM then exits with 128 + the signal (143 for SIGTERM), as spec/API.md allows.
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> stop(server, database), "graceful-shutdown"));
+        // Grizzly's threads are daemons: the main thread keeps the process alive until it is stopped.
+        Thread.currentThread().join();
     }
 
     /** Grizzly serving the JAX-RS application, as in Jersey's {@code examples/helloworld}. */
@@ -93,14 +93,6 @@ public final class Main {
         configuration.setAllowPayloadForUndefinedHttpMethods(true);
         configuration.setDefaultErrorPageGenerator(new ProblemErrorPages(mapper));
         return server;
-    }
-
-    private static void awaitTermination() throws InterruptedException {
-        // Handled here rather than in a shutdown hook so that the exit status is 0, not 143.
-        CountDownLatch signalled = new CountDownLatch(1);
-        Signal.handle(new Signal("TERM"), signal -> signalled.countDown());
-        Signal.handle(new Signal("INT"), signal -> signalled.countDown());
-        signalled.await();
     }
 
     /** Stop accepting, let in-flight requests finish, then close the pool. */

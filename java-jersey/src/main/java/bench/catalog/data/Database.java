@@ -16,6 +16,9 @@ public final class Database implements AutoCloseable {
 
     /** The database cannot be reached at start; the message names it without credentials. */
     public static final class UnreachableException extends RuntimeException {
+
+        private static final long serialVersionUID = 1L;
+
         UnreachableException(String message, Throwable cause) {
             super(message, cause);
         }

@@ -2,11 +2,15 @@ package bench.catalog.errors;
 
 import bench.catalog.data.CategoryInUseException;
 import bench.catalog.data.DatabaseErrors;
+import bench.catalog.data.DomainException;
 import bench.catalog.data.DuplicateKeyException;
 import bench.catalog.data.RecordNotFoundException;
 import bench.catalog.data.UnknownCategoryException;
+import com.fasterxml.jackson.core.JacksonException;
 import jakarta.persistence.PersistenceException;
-import jakarta.ws.rs.BadRequestException;
+import jakarta.validation.ConstraintViolation;
+import jakarta.validation.ConstraintViolationException;
+import jakarta.validation.ValidationException;
 import jakarta.ws.rs.NotAllowedException;
 import jakarta.ws.rs.NotFoundException;
 import jakarta.ws.rs.NotSupportedException;
@@ -20,115 +24,103 @@ import jakarta.ws.rs.ext.ExceptionMapper;
 import java.util.List;
 import java.util.logging.Level;
 import java.util.logging.Logger;
+import org.glassfish.jersey.server.ParamException;
 
 /**
  * The one place where failures become HTTP answers: one {@link ExceptionMapper} per kind of
- * error, each answering problem JSON with its status and, for a 422, the JSON field. The data
- * layer raises domain errors (not found, duplicate key, unknown category, category in use) and
- * leaves database failures as they are, which {@link DatabaseErrors} classifies. Jersey picks
- * the mapper whose exception type is closest, so the specific mappers win over
- * {@link WebApplication} and {@link Unexpected}.
+ * failure, each answering problem JSON with its status and, for a 422, the JSON fields. The data
+ * layer raises domain errors and leaves database failures as they are, which
+ * {@link DatabaseErrors} classifies. Jersey picks the mapper whose exception type is closest, so
+ * the specific mappers win over {@link Unexpected}.
  */
 public final class ExceptionMappers {
 
     private static final Logger LOG = Logger.getLogger(ExceptionMappers.class.getName());
 
     /** Every mapper, for registration with the application. */
-    public static final List<Class<?>> ALL = List.of(
-            RouteNotFound.class, MethodNotAllowed.class, BadRequest.class,
-            UnsupportedMediaType.class, WebApplication.class, RecordNotFound.class, DuplicateKey.class,
-            CategoryInUse.class, UnknownCategory.class, InvalidFields.class, DatabaseFailure.class, Unexpected.class);
+    public static final List<Class<?>> ALL = List.of(DomainErrors.class, InvalidFields.class, InvalidParameters.class,
+            InvalidJson.class, WebApplication.class, DatabaseFailure.class, Unexpected.class);
 
     private ExceptionMappers() {
     }
 
-    /** 404 for a path no resource serves (also paths with a trailing slash). */
-    public static final class RouteNotFound implements ExceptionMapper<NotFoundException> {
-        @Context
-        private UriInfo uriInfo;
-
+    /** What the data layer refused or did not find; its message is written for the client. */
+    public static final class DomainErrors implements ExceptionMapper<DomainException> {
         @Override
-        public Response toResponse(NotFoundException e) {
-            return Problem.of(404, "no resource at " + uriInfo.getRequestUri().getRawPath()).toResponse();
+        public Response toResponse(DomainException e) {
+            Problem problem = switch (e) {
+                case RecordNotFoundException _ -> Problem.of(404, e.getMessage());
+                case DuplicateKeyException _, CategoryInUseException _ -> Problem.of(409, e.getMessage());
+                // An unknown category is an invalid categoryId of the item body.
+                case UnknownCategoryException _ ->
+                        Problem.invalid(e.getMessage(), List.of(new FieldError("categoryId", e.getMessage())));
+            };
+            return problem.toResponse();
         }
     }
 
-    /** 405 with Jersey's {@code Allow} header, which lists the methods the path serves. */
-    public static final class MethodNotAllowed implements ExceptionMapper<NotAllowedException> {
-        @Context
-        private Request request;
-
-        @Override
-        public Response toResponse(NotAllowedException e) {
-            return Problem.of(405, "method " + request.getMethod() + " is not allowed here")
-                    .toResponseBuilder()
-                    .header(HttpHeaders.ALLOW, e.getResponse().getHeaderString(HttpHeaders.ALLOW))
-                    .build();
-        }
-    }
-
-    /** 400: malformed path id, query parameter or request body; the message was written for the client. */
-    public static final class BadRequest implements ExceptionMapper<BadRequestException> {
-        @Override
-        public Response toResponse(BadRequestException e) {
-            return Problem.of(400, e.getMessage()).toResponse();
-        }
-    }
-
-    public static final class UnsupportedMediaType implements ExceptionMapper<NotSupportedException> {
-        @Override
-        public Response toResponse(NotSupportedException e) {
-            return Problem.of(415, "Content-Type must be application/json").toResponse();
-        }
-    }
-
-    /** Any other status Jersey or a resource raises (413, 406, 503 from /health, ...). */
-    public static final class WebApplication implements ExceptionMapper<WebApplicationException> {
-        @Override
-        public Response toResponse(WebApplicationException e) {
-            int status = e.getResponse().getStatus();
-            if (status == 503) {
-                LOG.warning(() -> "answered 503: " + rootCause(e));
-            } else if (status >= 500) {
-                LOG.log(Level.SEVERE, "answered " + status, e);
-            }
-            return Problem.of(status, e.getMessage()).toResponse();
-        }
-    }
-
-    public static final class RecordNotFound implements ExceptionMapper<RecordNotFoundException> {
-        @Override
-        public Response toResponse(RecordNotFoundException e) {
-            return Problem.of(404, e.getMessage()).toResponse();
-        }
-    }
-
-    public static final class DuplicateKey implements ExceptionMapper<DuplicateKeyException> {
-        @Override
-        public Response toResponse(DuplicateKeyException e) {
-            return Problem.of(409, e.getMessage()).toResponse();
-        }
-    }
-
-    public static final class CategoryInUse implements ExceptionMapper<CategoryInUseException> {
-        @Override
-        public Response toResponse(CategoryInUseException e) {
-            return Problem.of(409, e.getMessage()).toResponse();
-        }
-    }
-
-    /** An unknown category is an invalid {@code categoryId} of the item body. */
-    public static final class UnknownCategory implements ExceptionMapper<UnknownCategoryException> {
-        @Override
-        public Response toResponse(UnknownCategoryException e) {
-            return Problem.invalid(e.getMessage(), List.of(new FieldError("categoryId", e.getMessage()))).toResponse();
-        }
-    }
-
+    /** 422: a request body that parsed but breaks the field rules, every invalid field listed. */
     public static final class InvalidFields implements ExceptionMapper<InvalidFieldsException> {
         @Override
         public Response toResponse(InvalidFieldsException e) {
             return Problem.invalid(e.getMessage(), e.errors()).toResponse();
+        }
+    }
+
+    /**
+     * 400: a query parameter out of its range, as Bean Validation found it; the messages name it.
+     * Any other {@link ValidationException} is a constraint declared wrongly: a logged 500.
+     */
+    public static final class InvalidParameters implements ExceptionMapper<ValidationException> {
+        @Override
+        public Response toResponse(ValidationException e) {
+            if (e instanceof ConstraintViolationException violations) {
+                List<String> messages = violations.getConstraintViolations().stream()
+                        .map(ConstraintViolation::getMessage).sorted().toList();
+                return Problem.of(400, String.join("; ", messages)).toResponse();
+            }
+            LOG.log(Level.SEVERE, "invalid constraint declaration", e);
+            return Problem.of(500, "internal error").toResponse();
+        }
+    }
+
+    /** 400: a request body that is not JSON, as Jackson's reader found it. */
+    public static final class InvalidJson implements ExceptionMapper<JacksonException> {
+        @Override
+        public Response toResponse(JacksonException e) {
+            return Problem.of(400, "request body is not valid JSON").toResponse();
+        }
+    }
+
+    /**
+     * What Jersey raises, and the application as JAX-RS exceptions: no route (404), a method
+     * the path does not serve (405, with Jersey's {@code Allow}), a Content-Type no reader takes
+     * (415), a path id or query parameter that is not an integer (400), a body over 1 MiB (413),
+     * an empty body (400), the database down for {@code /health} (503).
+     */
+    public static final class WebApplication implements ExceptionMapper<WebApplicationException> {
+        @Context
+        private UriInfo uriInfo;
+        @Context
+        private Request request;
+
+        @Override
+        public Response toResponse(WebApplicationException e) {
+            Response answer = e.getResponse();
+            Problem problem = switch (e) {
+                // A path or query parameter Jersey could not convert (JAX-RS would say 404).
+                case ParamException param -> Problem.of(400, param.getParameterName() + " must be an integer");
+                case NotFoundException _ -> Problem.of(404, "no resource at " + uriInfo.getRequestUri().getRawPath());
+                case NotAllowedException _ -> Problem.of(405, "method " + request.getMethod() + " is not allowed here");
+                case NotSupportedException _ -> Problem.of(415, "Content-Type must be application/json");
+                default -> Problem.of(answer.getStatus(), e.getMessage());
+            };
+            if (problem.status() == 503) {
+                LOG.warning(() -> "answered 503: " + rootCause(e));
+            } else if (problem.status() >= 500) {
+                LOG.log(Level.SEVERE, "answered " + problem.status(), e);
+            }
+            return problem.toResponseBuilder().header(HttpHeaders.ALLOW, answer.getHeaderString(HttpHeaders.ALLOW)).build();
         }
     }
 

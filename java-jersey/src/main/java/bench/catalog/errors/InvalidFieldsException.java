@@ -5,6 +5,8 @@ import java.util.List;
 /** A request body that parsed but holds invalid values, one {@link FieldError} per field. */
 public final class InvalidFieldsException extends RuntimeException {
 
+    private static final long serialVersionUID = 1L;
+
     private final transient List<FieldError> errors;
 
     public InvalidFieldsException(String message, List<FieldError> errors) {

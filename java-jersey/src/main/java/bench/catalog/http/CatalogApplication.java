@@ -6,13 +6,15 @@ import bench.catalog.data.Database;
 import bench.catalog.data.ItemRepository;
 import bench.catalog.errors.ExceptionMappers;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import jakarta.inject.Singleton;
 import org.glassfish.hk2.utilities.binding.AbstractBinder;
 import org.glassfish.jersey.CommonProperties;
 import org.glassfish.jersey.jackson.JacksonFeature;
 import org.glassfish.jersey.server.ResourceConfig;
 import org.glassfish.jersey.server.ServerProperties;
+import org.glassfish.jersey.server.validation.ValidationFeature;
 
-/** The JAX-RS application: resources built with their repositories, the JSON set-up, the error mappers. */
+/** The JAX-RS application: resources built with their repositories, the JSON set-up and binding, the error mappers. */
 public final class CatalogApplication extends ResourceConfig {
 
     public CatalogApplication(Config config, Database database, ObjectMapper mapper) {
@@ -25,6 +27,7 @@ public final class CatalogApplication extends ResourceConfig {
                 bind(database).to(Database.class);
                 bind(categories).to(CategoryRepository.class);
                 bind(items).to(ItemRepository.class);
+                bindAsContract(RequestBodies.class).in(Singleton.class);
             }
         });
 
@@ -33,10 +36,14 @@ public final class CatalogApplication extends ResourceConfig {
         register(AvatarResource.class);
         register(HealthResource.class);
 
-        // Without Jackson's own exception mappers, which would answer text/plain 400s.
+        // Request bodies: JSON through Jackson, without its own exception mappers (they would answer
+        // text/plain 400s); JsonBodies lets only application/json of at most 1 MiB through to it.
         register(JacksonFeature.withoutExceptionMappers());
         register(new Json(mapper));
-        register(new JsonBodyReader(mapper));
+        register(JsonBodies.class);
+        // Path ids and query parameters: the integer grammar, then Bean Validation of their range.
+        register(StrictIntegers.class);
+        register(ValidationFeature.class);
         register(NoTrailingSlashFilter.class);
         register(CloseAfterMethodFramedBodies.class);
         ExceptionMappers.ALL.forEach(this::register);

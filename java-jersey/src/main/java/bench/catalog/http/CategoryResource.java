@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
 import jakarta.ws.rs.DELETE;
+import jakarta.ws.rs.DefaultValue;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.PUT;
@@ -24,51 +25,55 @@ import java.net.URI;
 public final class CategoryResource {
 
     private final CategoryRepository categories;
-    private final ItemRepository items;
+    private final RequestBodies bodies;
+    private final CategoryItemsResource categoryItems;
 
     @Inject
-    public CategoryResource(CategoryRepository categories, ItemRepository items) {
+    public CategoryResource(CategoryRepository categories, ItemRepository items, RequestBodies bodies) {
         this.categories = categories;
-        this.items = items;
+        this.bodies = bodies;
+        this.categoryItems = new CategoryItemsResource(items);
     }
 
     @GET
-    public PageView<CategoryView> list(@QueryParam("page") String page, @QueryParam("size") String size) {
-        var request = QueryParams.page(page, size);
+    public PageView<CategoryView> list(
+            @QueryParam("page") @DefaultValue(Paging.FIRST_PAGE) @Paging.PageNumber long page,
+            @QueryParam("size") @DefaultValue(Paging.DEFAULT_SIZE) @Paging.PageSize long size) {
+        var request = Paging.request(page, size);
         return PageView.of(categories.page(request), request, CategoryView::of);
     }
 
     @GET
     @Path("{id}")
-    public CategoryView get(@PathParam("id") PathId id) {
-        return categories.find(id.value()).map(CategoryView::of).orElseThrow(() -> new RecordNotFoundException("category", id.value()));
+    public CategoryView get(@PathParam("id") long id) {
+        return categories.find(id).map(CategoryView::of).orElseThrow(() -> new RecordNotFoundException("category", id));
     }
 
     @POST
     public Response create(JsonNode body) {
-        CategoryView created = CategoryView.of(categories.create(RequestBodies.category(body)));
+        CategoryView created = CategoryView.of(categories.create(bodies.read(body, CategoryRequest::read).data()));
         return Response.created(URI.create("/categories/" + created.id())).entity(created).build();
     }
 
     @PUT
     @Path("{id}")
-    public CategoryView replace(@PathParam("id") PathId id, JsonNode body) {
-        return CategoryView.of(categories.replace(id.value(), RequestBodies.category(body)));
+    public CategoryView replace(@PathParam("id") long id, JsonNode body) {
+        return CategoryView.of(categories.replace(id, bodies.read(body, CategoryRequest::read).data()));
     }
 
     @DELETE
     @Path("{id}")
-    public void delete(@PathParam("id") PathId id) {
-        categories.delete(id.value());
+    public void delete(@PathParam("id") long id) {
+        categories.delete(id);
     }
 
     /**
-     * Sub-resource locator for {@code /categories/{id}/items}. The id stays a string here and is
-     * parsed by the sub-resource's GET: a locator runs before the HTTP method is matched, and a
-     * wrong method must answer 405 even when the id is malformed.
+     * Sub-resource locator for {@code /categories/{id}/items}. It takes no parameter: a locator
+     * runs before the HTTP method is matched, and a wrong method must answer 405 even when the id
+     * is malformed, so the sub-resource's GET binds the id.
      */
     @Path("{id}/items")
-    public CategoryItemsResource items(@PathParam("id") String id) {
-        return new CategoryItemsResource(id, items);
+    public CategoryItemsResource items() {
+        return categoryItems;
     }
 }

@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
 import jakarta.ws.rs.DELETE;
+import jakarta.ws.rs.DefaultValue;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.PUT;
@@ -25,42 +26,44 @@ import java.net.URI;
 public final class ItemResource {
 
     private final ItemRepository items;
+    private final RequestBodies bodies;
 
     @Inject
-    public ItemResource(ItemRepository items) {
+    public ItemResource(ItemRepository items, RequestBodies bodies) {
         this.items = items;
+        this.bodies = bodies;
     }
 
     @GET
-    public PageView<ItemView> list(@QueryParam("categoryId") String categoryId,
-                                   @QueryParam("page") String page, @QueryParam("size") String size) {
-        Long category = categoryId == null ? null : QueryParams.categoryId(categoryId);
-        var request = QueryParams.page(page, size);
-        Page<Item> result = category == null ? items.page(request) : items.pageOfCategory(category, request);
+    public PageView<ItemView> list(@QueryParam("categoryId") Long categoryId,
+            @QueryParam("page") @DefaultValue(Paging.FIRST_PAGE) @Paging.PageNumber long page,
+            @QueryParam("size") @DefaultValue(Paging.DEFAULT_SIZE) @Paging.PageSize long size) {
+        var request = Paging.request(page, size);
+        Page<Item> result = categoryId == null ? items.page(request) : items.pageOfCategory(categoryId, request);
         return PageView.of(result, request, ItemView::of);
     }
 
     @GET
     @Path("{id}")
-    public ItemView get(@PathParam("id") PathId id) {
-        return items.find(id.value()).map(ItemView::of).orElseThrow(() -> new RecordNotFoundException("item", id.value()));
+    public ItemView get(@PathParam("id") long id) {
+        return items.find(id).map(ItemView::of).orElseThrow(() -> new RecordNotFoundException("item", id));
     }
 
     @POST
     public Response create(JsonNode body) {
-        ItemView created = ItemView.of(items.create(RequestBodies.item(body)));
+        ItemView created = ItemView.of(items.create(bodies.read(body, ItemRequest::read).data()));
         return Response.created(URI.create("/items/" + created.id())).entity(created).build();
     }
 
     @PUT
     @Path("{id}")
-    public ItemView replace(@PathParam("id") PathId id, JsonNode body) {
-        return ItemView.of(items.replace(id.value(), RequestBodies.item(body)));
+    public ItemView replace(@PathParam("id") long id, JsonNode body) {
+        return ItemView.of(items.replace(id, bodies.read(body, ItemRequest::read).data()));
     }
 
     @DELETE
     @Path("{id}")
-    public void delete(@PathParam("id") PathId id) {
-        items.delete(id.value());
+    public void delete(@PathParam("id") long id) {
+        items.delete(id);
     }
 }

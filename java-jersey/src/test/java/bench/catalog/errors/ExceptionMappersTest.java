@@ -7,10 +7,13 @@ import bench.catalog.data.CategoryInUseException;
 import bench.catalog.data.DuplicateKeyException;
 import bench.catalog.data.RecordNotFoundException;
 import bench.catalog.data.UnknownCategoryException;
+import com.fasterxml.jackson.core.JsonParseException;
 import jakarta.persistence.PersistenceException;
+import jakarta.validation.ConstraintDeclarationException;
 import jakarta.ws.rs.core.Response;
 import java.sql.SQLException;
 import java.util.List;
+import org.glassfish.jersey.server.ParamException;
 import org.hibernate.exception.ConstraintViolationException;
 import org.hibernate.exception.GenericJDBCException;
 import org.junit.jupiter.api.Test;
@@ -29,24 +32,44 @@ class ExceptionMappersTest {
 
     @Test
     void domainErrors() {
-        Problem notFound = problem(new ExceptionMappers.RecordNotFound().toResponse(new RecordNotFoundException("item", 7)));
+        Problem notFound = problem(new ExceptionMappers.DomainErrors().toResponse(new RecordNotFoundException("item", 7)));
         assertEquals(404, notFound.status());
         assertEquals("Not Found", notFound.title());
         assertEquals("item 7 not found", notFound.detail());
 
-        Problem duplicate = problem(new ExceptionMappers.DuplicateKey().toResponse(new DuplicateKeyException("sku", "S-1")));
+        Problem duplicate = problem(new ExceptionMappers.DomainErrors().toResponse(new DuplicateKeyException("sku", "S-1")));
         assertEquals(409, duplicate.status());
         assertEquals("Conflict", duplicate.title());
         assertNull(duplicate.errors());
 
-        Problem inUse = problem(new ExceptionMappers.CategoryInUse().toResponse(new CategoryInUseException(3)));
+        Problem inUse = problem(new ExceptionMappers.DomainErrors().toResponse(new CategoryInUseException(3)));
         assertEquals(409, inUse.status());
         assertEquals("category 3 still has items", inUse.detail());
 
-        Problem unknown = problem(new ExceptionMappers.UnknownCategory().toResponse(new UnknownCategoryException(5)));
+        Problem unknown = problem(new ExceptionMappers.DomainErrors().toResponse(new UnknownCategoryException(5)));
         assertEquals(422, unknown.status());
         assertEquals("Unprocessable Content", unknown.title());
         assertEquals(List.of(new FieldError("categoryId", "category 5 does not exist")), unknown.errors());
+    }
+
+    @Test
+    void frameworkErrorsAre400s() {
+        Problem parameter = problem(new ExceptionMappers.WebApplication().toResponse(
+                new ParamException.QueryParamException(new NumberFormatException("not an integer"), "size", "20")));
+        assertEquals(400, parameter.status());
+        assertEquals("size must be an integer", parameter.detail());
+
+        Problem json = problem(new ExceptionMappers.InvalidJson().toResponse(new JsonParseException(null, "Unexpected")));
+        assertEquals(400, json.status());
+        assertEquals("Bad Request", json.title());
+    }
+
+    @Test
+    void aConstraintDeclaredWronglyIsA500() {
+        Problem problem = problem(new ExceptionMappers.InvalidParameters().toResponse(
+                new ConstraintDeclarationException("@Min on a String")));
+        assertEquals(500, problem.status());
+        assertEquals("internal error", problem.detail());
     }
 
     @ParameterizedTest

@@ -8,14 +8,14 @@ import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /** Path ids and integer query parameters: [+-]?[0-9]+ in the signed 64-bit range, nothing else. */
-class AsciiIntegerTest {
+class StrictIntegersTest {
 
     @ParameterizedTest
     @CsvSource({"0, 0", "5, 5", "+5, 5", "-5, -5", "007, 7", "-0, 0", "+0, 0",
             "9223372036854775807, 9223372036854775807", "-9223372036854775808, -9223372036854775808",
             "+9223372036854775807, 9223372036854775807", "0000000000000000000000042, 42"})
     void parses(String text, long value) {
-        assertEquals(value, AsciiInteger.parse(text));
+        assertEquals(value, StrictIntegers.parse(text));
     }
 
     @ParameterizedTest
@@ -23,6 +23,6 @@ class AsciiIntegerTest {
             "0x10", "abc", "١٢", "٥", "５", "۵", "५", "𝟓", "9223372036854775808", "-9223372036854775809",
             "99999999999999999999", "5\u0000", "\u00a05"})
     void rejects(String text) {
-        assertThrows(NumberFormatException.class, () -> AsciiInteger.parse(text));
+        assertThrows(NumberFormatException.class, () -> StrictIntegers.parse(text));
     }
 }
