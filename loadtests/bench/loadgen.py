@@ -116,17 +116,20 @@ def oha_command(
     output: Path,
     rate: float | None = None,
     duration_s: float | None = None,
+    url_file: Path | None = None,
 ) -> str:
     """A run of `requests` requests, or of `duration_s` seconds (requests still in flight at the
     end are waited for, not counted as errors); at a fixed `rate` with latency measured from each
-    request's scheduled start (--latency-correction: no coordinated omission)."""
+    request's scheduled start (--latency-correction: no coordinated omission). With `url_file`,
+    each request goes to a URL drawn from that file's lines instead of to `url`."""
     if (requests is None) == (duration_s is None):
         raise ValueError("an oha run is either a number of requests or a duration")
     amount = f"-n {requests}" if requests is not None else f"-z {duration_s:g}s -w"
     rate_flags = f"-q {rate:g} --latency-correction " if rate else ""
+    target = f"--urls-from-file '{url_file}'" if url_file is not None else f"'{url}'"
     return (
         f"exec '{oha}' {amount} -c {connections} {rate_flags}--no-tui --redirect 0 "
-        f"--output-format json '{url}' > '{output}'"
+        f"--output-format json {target} > '{output}'"
     )
 
 

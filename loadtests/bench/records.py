@@ -65,8 +65,7 @@ class Cap(Model):
 
 
 class Caps(Model):
-    """The caps of compose.yaml, applied to the native run too; a stack whose caps differ from
-    the shared "app" ones has its own entry."""
+    """compose.yaml's caps, applied natively too; a stack with caps of its own has an entry."""
 
     model_config = ConfigDict(extra="allow")
     __pydantic_extra__: dict[str, Cap]
@@ -133,8 +132,7 @@ generator's own set; or the set they share (on two cores, CPU 1), by their CPU t
 
 
 class RoleCpu(Model):
-    """CPU time of the roles over one stage or ladder step (cgroup accounting), and the shares
-    of their CPU sets that decide what bound it (bench.measure.bounds)."""
+    """The roles' CPU time over a stage or step, and the shares that bound it (bench.measure.bounds)."""
 
     app_cpu_s: NonNegativeFloat
     app_cpu_share: NonNegativeFloat
@@ -194,9 +192,8 @@ class Stage(Model):
     app_peak_memory_bytes: int | None
     loadgen_cpu_share: float | None
     client_bound: bool | None
-    """The load generator's CPU set (alone, or with PostgreSQL where they share it) was at 90%
-    or more: the load generator may have been the limit. Files written before the ladder used
-    the load generator's CPU alone, which could not reach 90% of a set shared with PostgreSQL."""
+    """The load generator's CPU set (alone, or shared with PostgreSQL) was at >= 90%; files
+    before the ladder used its CPU alone, which could not reach 90% of a set it shares."""
     oom_kills: int | None
     oom: bool
     cpu: RoleCpu | None = None
@@ -220,11 +217,9 @@ class LadderStep(Model):
     errors: Annotated[dict[Status, PositiveInt], Field(json_schema_extra={"additionalProperties": False})]
     error_count: NonNegativeInt
     dropped_iterations: NonNegativeInt
-    """k6: arrivals it could not start for want of a free VU; pgbench: transactions skipped as
-    already later than the objective; oha: always 0."""
+    """k6: arrivals without a free VU; pgbench: transactions already late, skipped; oha: 0."""
     arrivals: NonNegativeInt | None = None
-    """pgbench: the Poisson arrivals it drew (processed + skipped), which `delivered` is judged
-    against; k6 and oha: null (their arrivals are offered × duration exactly)."""
+    """pgbench: the Poisson arrivals it drew, which `delivered` is judged against; else null."""
     endpoints: dict[str, EndpointFigures] | None = None
     sql_per_request: float | None
     mean_response_bytes: float | None
@@ -232,20 +227,29 @@ class LadderStep(Model):
     """The app's CPU ms per request; numerically also its cores per 1,000 requests/s."""
     app_peak_memory_bytes: int | None
     cpu: RoleCpu | None
+    loadgen_bound: bool = False
+    """The load generator alone used >= half its CPUs (false in files before method v3)."""
     oom: bool
     held: bool
     stop_reasons: list[StopReason]
     """Why the step was not held (empty when it was): delivered < 97% of offered, dropped
     iterations > 1%, an unexpected status, p99 over the objective."""
+    bisection: bool = False
+    """A step of the bisection after the ladder's first step not held (method v3)."""
 
 
 class Ladder(Model):
     objective_p99_ms: PositiveFloat
     rates: list[PositiveFloat]
     """The scenario's offered rates; the ladder stops at the first step not held."""
+    bisect_ratio: PositiveFloat | None = None
+    """Bisected to held and not held this ratio apart (null before method v3: no bisection)."""
     steps: list[LadderStep]
+    """In the order run: the ladder's, then the bisection's."""
     capacity_rps: NonNegativeFloat | None
-    """Capacity at objective: the highest offered rate held (null: not even the first)."""
+    """The highest offered rate held below every rate not held (null: not even the first)."""
+    capacity_lower_bound: bool = False
+    """Every rate held, or the lowest not held was load-generator-bound (method v3)."""
 
 
 class SteadyState(Model):
@@ -303,8 +307,7 @@ class Fault(Model):
 
 
 class Target(Model):
-    """A --target run: the stack ran elsewhere, at `url`; only the load generator ran here, and
-    neither the stack's process nor its database could be read."""
+    """A --target run: the stack ran at `url`; neither its process nor its database were read."""
 
     url: str
     not_measured: dict[str, str]
@@ -364,11 +367,10 @@ class RawResult(RunHeader):
     """Seconds from start to the first healthy /health."""
     idle_memory_bytes: NonNegativeInt | None = None
     served_before: list[ScenarioName] | None = None
-    """The scenarios the same process of the stack served earlier in this repeat, in order: the
-    open model keeps a stack up across its scenarios and replaces the database under it. [] on
-    the scenario that started it; absent where every scenario started the stack afresh (the
-    soak, the memory ladder, a fault run, and records written before one process per repeat).
-    startup_s and idle_memory_bytes are that process's, taken when it started."""
+    """The scenarios this process of the stack served earlier in the repeat, in order ([] on the
+    one that started it; absent where each scenario starts the stack afresh: the soak, the memory
+    ladder, a fault run, records before one process per repeat). startup_s and idle_memory_bytes
+    are that process's, taken when it started."""
     app_exit_code: int | None = None
     """Null while the process goes on to the next scenario."""
     stages: list[Stage]

@@ -1,14 +1,16 @@
 """The scenarios of the method (docs/method.md): which load tool runs each, its stages, and its endpoints.
 
 The request mixes themselves live in loadtests/k6/*.js and loadtests/oha/*.sh (usable by hand);
-the probes here send a few requests of each endpoint one at a time, to count the SQL statements
-that one request of that endpoint costs.
+a read scenario's `read_mix` repeats its k6 script's weights for oha's URL list (a test keeps the
+two equal). The probes here send a few requests of each endpoint one at a time, to count the SQL
+statements that one request of that endpoint costs.
 """
 
 from __future__ import annotations
 
 import itertools
 import json
+import math
 import random
 import uuid
 from collections.abc import Callable
@@ -34,23 +36,56 @@ SOAK_SCENARIO = "mixed"
 
 @dataclass(frozen=True)
 class OpenTiming:
-    """The open model's seconds: each ladder step (k6; oha's at least 10 s outside smoke), the
-    steady-state warm-up's windows and cap, and the closed-model stages run after the ladder
-    (the replication, without ramps: the stack is warm, and the ladder already measured what
-    matters, so they are short outside the full profile)."""
+    """The open model's seconds: each ladder step's least seconds and least requests (a step lasts
+    until both are reached, `step_seconds`), the steady-state warm-up's windows and cap, and the
+    closed-model stages run after the ladder (the replication, without ramps: the stack is warm,
+    and the ladder already measured what matters, so they are short outside the full profile)."""
 
     step_s: int
-    oha_step_s: int
+    step_requests: int
     window_s: int
     cap_s: int
     replication_stage_s: int
 
 
+# A p99 from 2,000 requests is their 20th slowest: the published quick run's 5 s steps of 600 to
+# 1,250 requests put it on the 6th to 13th, and three runs of a stack spanned one or two steps
+# (issue 31). Smoke only checks that the runner works.
 OPEN_TIMING = {
-    "smoke": OpenTiming(step_s=3, oha_step_s=3, window_s=2, cap_s=20, replication_stage_s=3),
-    "quick": OpenTiming(step_s=5, oha_step_s=10, window_s=3, cap_s=60, replication_stage_s=3),
-    "full": OpenTiming(step_s=60, oha_step_s=60, window_s=5, cap_s=600, replication_stage_s=600),
+    "smoke": OpenTiming(step_s=3, step_requests=0, window_s=2, cap_s=20, replication_stage_s=3),
+    "quick": OpenTiming(step_s=10, step_requests=2_000, window_s=3, cap_s=60, replication_stage_s=3),
+    "full": OpenTiming(step_s=60, step_requests=2_000, window_s=5, cap_s=600, replication_stage_s=600),
 }
+# The bisection after the ladder's first step not held ends once the highest rate held and the
+# lowest not held are at most this ratio apart: capacity to within 10%, where the ladder's ×1.5
+# to ×2.5 steps left it 50-150% low.
+BISECT_RATIO = 1.10
+
+
+def step_seconds(timing: OpenTiming, rate: float) -> int:
+    """A ladder step at `rate`: its least seconds, longer if it needs them for its least requests."""
+    return max(timing.step_s, math.ceil(timing.step_requests / rate))
+
+
+def bisect_rate(held: float, failed: float) -> float | None:
+    """The next rate between the last held and the lowest not held: their geometric mean, to a
+    whole request per second; None once they are at most BISECT_RATIO apart."""
+    if failed <= held * BISECT_RATIO:
+        return None
+    rate = float(round(math.sqrt(held * failed)))
+    return rate if held < rate < failed else None
+
+
+def bisection_rates(held: float, failed: float) -> list[float]:
+    """The rates a bisection from `held` and `failed` runs if each is held; as many as any other
+    outcome gives (each step halves the ratio's logarithm), for the time estimate."""
+    rates: list[float] = []
+    while (rate := bisect_rate(held, failed)) is not None:
+        rates.append(rate)
+        held = rate
+    return rates
+
+
 # Steady state (bench.measure.steady.settled): the last STEADY_WINDOWS windows' app CPU ms per
 # request lie within STEADY_SPREAD of their smallest, and their median is no more than
 # STEADY_TREND under the median of as many windows before them. The spread is this machine's noise,
@@ -166,6 +201,15 @@ class Scenario:
     fewer seconds the more requests it gets (every JVM stack's mixed warm-up at 100 req/s ran to
     the cap, its avatar at 2,000 settled within 32 s; results/experiments/2026-11-25-suite). A
     stack whose own core stays full at it steps down the ladder's rates (bench.measure.steady)."""
+    read_mix: tuple[tuple[str, int], ...] = ()
+    """A read-only scenario's endpoints and weights, as its k6 script has them: its steady state
+    and ladder are sent by oha from a URL list of this mix (bench.measure.urls), which costs the
+    CPU it shares with PostgreSQL a fraction of what k6 does."""
+
+    @property
+    def ladder_tool(self) -> str:
+        """What sends the steady state and the ladder: oha for the avatar and a read mix, else k6."""
+        return "oha" if self.tool == "oha" or self.read_mix else "k6"
 
     def __post_init__(self) -> None:
         if not self.warm_rate and self.rates:
@@ -183,6 +227,7 @@ SCENARIOS: dict[str, Scenario] = {
             rates=(50, 80, 120, 180, 270, 400),
             objective_ms=500.0,
             warm_rate=120,
+            read_mix=(("items_page", 50), ("items_by_category", 20), ("category_items", 20), ("categories_page", 10)),
         ),
         Scenario(
             "join-filter",
@@ -192,6 +237,7 @@ SCENARIOS: dict[str, Scenario] = {
             rates=(60, 100, 160, 250, 400, 630, 1000, 1600, 2500, 4000),
             objective_ms=100.0,
             warm_rate=400,
+            read_mix=(("items_by_category", 70), ("item_by_id", 30)),
         ),
         Scenario(
             "mixed",
@@ -265,7 +311,11 @@ class Observed:
     """What an earlier run of the same stack × scenario took: the estimate follows it."""
 
     steady_s: float | None
-    ladder_steps: int | None
+    ladder_rates: tuple[float, ...] | None
+    """Every step's offered rate, the bisection's included."""
+    bisect_from: tuple[float, float] | None = None
+    """A run before the bisection existed: the rate it held and the next it did not, which a
+    bisection would start from now."""
 
 
 def estimate_seconds(
@@ -281,6 +331,7 @@ def estimate_seconds(
     `started=False` for a later scenario on a process an earlier one started."""
     timing = TIMING[profile]
     per_run = K6_RUN_S if scenario.tool == "k6" else OHA_RUN_S
+    per_step = K6_RUN_S if scenario.ladder_tool == "k6" else OHA_RUN_S
     # The soak runs the first stage only (bench.measure.stack_run).
     stages = scenario.stages[:1] if profile == "soak" else scenario.stages
     if ceiling:
@@ -290,32 +341,35 @@ def estimate_seconds(
             return JOB_S + warmup + per_run + len(stages) * (stage + per_run)
         # The ladder alone (bench.measure.ceiling_run), without a steady state: neither pgbench's
         # SQL nor nginx has a JIT to wait for.
-        return JOB_S + _ladder_steps(scenario, observed) * (_step_s(scenario, profile) + per_run)
+        return JOB_S + _ladder_s(scenario, profile, observed, per_run)
     if not open_model:
         ramps = sum(1 for a, b in itertools.pairwise(stages) if a != b) + 1 if timing["ramp"] else 0
         return JOB_S + timing["warmup"] + per_run + ramps * timing["ramp"] + len(stages) * (timing["stage"] + per_run)
     open_timing = OPEN_TIMING[profile]
     # k6's windows are read from one run (bench.measure.steady.cpu_windows_live), oha's are one each.
-    window = open_timing.window_s + (per_run if scenario.tool == "oha" else 0)
+    window = open_timing.window_s + (per_step if scenario.ladder_tool == "oha" else 0)
     steady = observed.steady_s if observed is not None and observed.steady_s is not None else None
     if steady is None:
-        steady = DEFAULT_STEADY_WINDOWS * window + (per_run if scenario.tool == "k6" else 0)
-    step = _step_s(scenario, profile) + per_run
+        steady = DEFAULT_STEADY_WINDOWS * window + (per_step if scenario.ladder_tool == "k6" else 0)
     replication = len(replication_stages(scenario, profile)) * (open_timing.replication_stage_s + per_run)
     job = JOB_S if started else NEXT_SCENARIO_S
-    return job + min(steady, open_timing.cap_s + window) + _ladder_steps(scenario, observed) * step + replication
+    return (
+        job + min(steady, open_timing.cap_s + window) + _ladder_s(scenario, profile, observed, per_step) + replication
+    )
 
 
-def _ladder_steps(scenario: Scenario, observed: Observed | None) -> int:
-    """As many as an earlier run climbed, else a share of the rates."""
-    if observed is not None and observed.ladder_steps is not None:
-        return observed.ladder_steps
-    return max(1, round(DEFAULT_LADDER_SHARE * len(scenario.rates)))
-
-
-def _step_s(scenario: Scenario, profile: str) -> int:
+def _ladder_s(scenario: Scenario, profile: str, observed: Observed | None, per_run: float) -> float:
+    """The ladder's steps and its bisection's: the rates an earlier run stepped, else a share of
+    the scenario's rates, the last of them not held."""
+    if observed is not None and observed.ladder_rates is not None:
+        rates, bisect_from = list(observed.ladder_rates), observed.bisect_from
+    else:
+        rates = [float(r) for r in scenario.rates[: max(1, round(DEFAULT_LADDER_SHARE * len(scenario.rates)))]]
+        bisect_from = (rates[-2], rates[-1]) if len(rates) > 1 else None
+    if bisect_from is not None:
+        rates += bisection_rates(*bisect_from)
     timing = OPEN_TIMING[profile]
-    return timing.oha_step_s if scenario.tool == "oha" else timing.step_s
+    return sum(step_seconds(timing, rate) + per_run for rate in rates)
 
 
 def replication_stages(scenario: Scenario, profile: str) -> tuple[int, ...]:

@@ -206,47 +206,63 @@ def test_the_soak_runs_its_one_long_stage_without_the_open_models_warm_up(pg_clu
     assert (tmp_path / "out" / "raw" / "soak" / "demo--mixed--run1.json").exists()
 
 
-def test_a_whole_ladder_runs_after_steady_state_and_stops_at_the_first_step_not_held(
+def test_a_whole_ladder_runs_after_steady_state_then_bisects_above_the_last_step_held(
     pg_cluster, setting, tmp_path, monkeypatch
 ):
-    """The fake k6 delivers up to 700 requests/s, then answers with a p99 over any objective."""
+    """The fake k6 delivers up to 300 requests/s, the fake oha up to 700, then each answers with
+    a p99 over any objective: knees between mixed's ladder rates 250 and 400 (k6) and between
+    join-filter's 630 and 1,000 (oha, from the URL list)."""
     stack, root, tools = setting
-    monkeypatch.setenv("FAKE_K6_CAPACITY", "700")
+    monkeypatch.setenv("FAKE_K6_CAPACITY", "300")
+    monkeypatch.setenv("FAKE_OHA_CAPACITY", "700")
     split = CpuSplit(app="0", postgres="0", loadgen="0")
-    scenarios = [SCENARIOS["join-filter"], SCENARIOS["avatar"]]
+    scenarios = [SCENARIOS["mixed"], SCENARIOS["join-filter"], SCENARIOS["avatar"]]
     plan = Plan([stack], scenarios, "smoke", 1, split, tmp_path / "out", ceilings=False, cgroup_root=root)
 
-    join, avatar = run_plan(plan, pg_cluster, tools, CAPS)
+    mixed, join, avatar = run_plan(plan, pg_cluster, tools, CAPS)
 
-    assert join.steady_state is not None and join.steady_state.reached
+    assert mixed.steady_state is not None and mixed.steady_state.reached
     # 1 ms of the app's CPU per request in every window: settled after the first six.
-    assert join.steady_state.windows_cpu_ms_per_request == pytest.approx([1.0] * 6)
-    assert join.steady_state.rate_rps == SCENARIOS["join-filter"].warm_rate
+    assert mixed.steady_state.windows_cpu_ms_per_request == pytest.approx([1.0] * 6)
+    assert mixed.steady_state.rate_rps == SCENARIOS["mixed"].warm_rate
     # Read from one live k6 run, stopped once settled.
-    assert join.steady_state.windows_rate_rps == [SCENARIOS["join-filter"].warm_rate] * 6
-    (live_log,) = (tmp_path / "logs" / "run").glob("demo-join-filter-steady-*.log")
-    assert live_log.name == "demo-join-filter-steady-400.log"
-    ladder = join.ladder
-    assert ladder is not None and ladder.objective_p99_ms == 100
-    assert [s.offered_rps for s in ladder.steps] == [60, 100, 160, 250, 400, 630, 1000]
-    assert [s.held for s in ladder.steps] == [True, True, True, True, True, True, False]
-    assert ladder.steps[-1].stop_reasons == ["delivered", "p99"]
-    assert ladder.capacity_rps == 630
+    assert mixed.steady_state.windows_rate_rps == [SCENARIOS["mixed"].warm_rate] * 6
+    (live_log,) = (tmp_path / "logs" / "run").glob("demo-mixed-steady-*[0-9].log")
+    assert live_log.name == "demo-mixed-steady-160.log"
+    ladder = mixed.ladder
+    assert ladder is not None and ladder.objective_p99_ms == 250
+    # The ladder to its first step not held, then the bisection until within 10%.
+    assert [s.offered_rps for s in ladder.steps] == [60, 100, 160, 250, 400, 316, 281, 298]
+    assert [s.held for s in ladder.steps] == [True] * 4 + [False, False, True, True]
+    assert [s.bisection for s in ladder.steps] == [False] * 5 + [True] * 3
+    assert ladder.steps[4].stop_reasons == ["delivered", "p99"]
+    assert ladder.capacity_rps == 298 and ladder.bisect_ratio == 1.10 and not ladder.capacity_lower_bound
     first = ladder.steps[0]
     assert first.delivered_rps == pytest.approx(60) and first.dropped_iterations == 0
     assert first.latency_ms is not None and first.latency_ms.p999 == 8.0
     assert first.cpu_ms_per_request == pytest.approx(1.0)
     assert first.cpu is not None and first.cpu.postgres_ms_per_request == pytest.approx(0.5)
-    assert first.vus == 60 * 100 // 1000 + 10
+    assert first.vus == 60 * 250 // 1000 + 10
     # The closed-model stages still run after it, as the replication (its highest stage in smoke).
-    assert [s.vus for s in join.stages] == [120]
+    assert [s.vus for s in mixed.stages] == [100]
+
+    # join-filter's steady state and ladder are oha's, from the scenario's URL list.
+    assert join.ladder is not None and join.ladder.capacity_rps == 667
+    assert [s.offered_rps for s in join.ladder.steps] == [60, 100, 160, 250, 400, 630, 1000, 794, 707, 667]
+    assert all(s.endpoints is None for s in join.ladder.steps)
+    urls = (tmp_path / "logs" / "run" / "demo-join-filter-urls.txt").read_text().splitlines()
+    assert len(urls) == 20_000 and all(u.startswith("http://127.0.0.1:") for u in urls)
+    assert [s.vus for s in join.stages] == [120]  # the replication is still k6's
     assert avatar.ladder is not None and avatar.ladder.capacity_rps == SCENARIOS["avatar"].rates[-1]
+    assert avatar.ladder.capacity_lower_bound
     assert all(s.held for s in avatar.ladder.steps) and avatar.steady_state is not None
     for file in (tmp_path / "out" / "raw" / "smoke").glob("*.json"):
         assert schema.validate_raw(json.loads(file.read_text())) == []
     # The next estimate follows what this run took.
     observed = observed_runs(tmp_path / "out" / "raw" / "smoke")
-    assert observed[("demo", "join-filter")] == Observed(steady_s=join.steady_state.time_s, ladder_steps=7)
+    assert observed[("demo", "mixed")] == Observed(
+        steady_s=mixed.steady_state.time_s, ladder_rates=tuple(s.offered_rps for s in ladder.steps)
+    )
     plan.observed = observed
     assert plan.estimate_seconds() != Plan([stack], scenarios, "smoke", 1, split, tmp_path).estimate_seconds()
 

@@ -88,10 +88,11 @@ def test_a_target_run_records_the_load_and_leaves_what_it_cannot_see_absent(remo
         [],
         None,
     )
-    # Steady by p50 latency: the fake k6 answers 1.8 ms every window, settled after six.
+    # Steady by p50 latency: join-filter's windows are oha's, from its URL list, and the fake oha
+    # answers 0.2 ms every window, settled after six.
     steady = join.steady_state
     assert steady is not None and steady.settled_by == "p50-latency" and steady.reached
-    assert steady.windows_p50_ms == [1.8] * 6 and steady.windows_cpu_ms_per_request == [None] * 6
+    assert steady.windows_p50_ms == [0.2] * 6 and steady.windows_cpu_ms_per_request == [None] * 6
     assert join.ladder is not None and join.ladder.steps
     assert all(step.cpu is None and step.cpu_ms_per_request is None for step in join.ladder.steps)
     assert avatar.ladder is not None and avatar.stages[0].latency_ms is not None

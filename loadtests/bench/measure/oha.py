@@ -1,5 +1,6 @@
 """The oha runs: the avatar scenario's single endpoint, against a stack or nginx, by duration:
-closed-model stages (as many requests as its connections get answered) or fixed-rate ones."""
+closed-model stages (as many requests as its connections get answered) or fixed-rate ones; and
+the fixed-rate steps of a read scenario, from its URL list."""
 
 from __future__ import annotations
 
@@ -13,7 +14,8 @@ from bench.measure.context import Context, logs
 from bench.measure.ladder import RunStep
 from bench.measure.load import run_load
 from bench.measure.probes import StageMeter, Statements
-from bench.records import Stage
+from bench.measure.urls import write_url_list
+from bench.records import Dialect, Stage
 from bench.scenarios import Scenario, closed_timing
 
 # Seconds one oha run may take beyond its duration.
@@ -37,20 +39,29 @@ def oha_run(
     name: str,
     label: str,
     rate: float | None = None,
+    url_file: Path | None = None,
+    expected_status: int = 302,
 ) -> LoadFigures:
-    """One oha run of `seconds` against `url` on the load generator's CPUs, at `rate` if given."""
+    """One oha run of `seconds` against `url` (or the URLs of `url_file`) on the load generator's
+    CPUs, at `rate` if given."""
     output: Path = logs() / f"{name}.json"
     log = logs() / f"{name}.log"
     command = ctx.roles.wrap(
         "loadgen",
         loadgen.oha_command(
-            ctx.tools["oha"], url, connections=connections, output=output, rate=rate, duration_s=seconds
+            ctx.tools["oha"],
+            url,
+            connections=connections,
+            output=output,
+            rate=rate,
+            duration_s=seconds,
+            url_file=url_file,
         ),
     )
     code = run_load(command, log, ctx.display, seconds + OHA_GRACE_S)
     if code != 0:
         raise BenchError(f"oha failed (exit {code}) on {label}; log {log}")
-    figures = loadgen.parse_oha(output, expected_status=302, connections=connections)
+    figures = loadgen.parse_oha(output, expected_status=expected_status, connections=connections)
     if rate is not None:
         figures.offered_rps = rate
         figures.dropped_iterations = 0
@@ -64,6 +75,30 @@ def fixed_rate_step(ctx: Context, scenario: Scenario, *, url: str, name: str, la
         connections = rate_connections(rate, scenario.objective_ms)
         return oha_run(
             ctx, url=url, connections=connections, seconds=seconds, name=f"{name}-{tag}", label=label, rate=rate
+        )
+
+    return run_step
+
+
+def read_mix_step(
+    ctx: Context, scenario: Scenario, *, base_url: str, dialect: Dialect, name: str, label: str
+) -> RunStep:
+    """A ladder step of a read scenario: oha at the step's rate over the scenario's URL list
+    (bench.measure.urls), written once for the stack at `base_url`, every answer expected 200."""
+    url_file = write_url_list(logs() / f"{name}-urls.txt", scenario, base_url, dialect)
+
+    def run_step(rate: float, seconds: int, tag: str) -> LoadFigures:
+        connections = rate_connections(rate, scenario.objective_ms)
+        return oha_run(
+            ctx,
+            url=base_url,
+            connections=connections,
+            seconds=seconds,
+            name=f"{name}-{tag}",
+            label=label,
+            rate=rate,
+            url_file=url_file,
+            expected_status=200,
         )
 
     return run_step

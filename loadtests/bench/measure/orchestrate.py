@@ -24,7 +24,7 @@ from bench.scenarios import Scenario
 
 def load_generators(plan: Plan) -> dict[str, Path]:
     """The load generators the plan's scenarios need, installed if missing."""
-    needed = {s.tool for s in plan.scenarios}
+    needed = {s.tool for s in plan.scenarios} | {s.ladder_tool for s in plan.scenarios}
     tool_paths = {}
     for tool in tools.TOOLS:
         if tool.name in needed:

@@ -8,7 +8,7 @@ from pathlib import Path
 from bench import cgroups
 from bench.errors import BenchError
 from bench.manifest import Stack
-from bench.records import CpuSplit, FaultKind, Profile, RawResult
+from bench.records import CpuSplit, FaultKind, Ladder, Profile, RawResult
 from bench.scenarios import Observed, Scenario, estimate_seconds
 
 # A job of a plan: the stack's (or ceiling's) name, the scenario's, the run number.
@@ -138,11 +138,22 @@ def observed_runs(*raw_dirs: Path) -> dict[tuple[str, str], Observed]:
             started = str(record.started_at or "")
             if key in latest and latest[key][0] > started:
                 continue
+            ladder = record.ladder
             latest[key] = (
                 started,
                 Observed(
                     steady_s=record.steady_state.time_s if record.steady_state else None,
-                    ladder_steps=len(record.ladder.steps) if record.ladder else None,
+                    ladder_rates=tuple(s.offered_rps for s in ladder.steps) if ladder else None,
+                    bisect_from=_bisect_from(ladder),
                 ),
             )
     return {key: observed for key, (_, observed) in latest.items()}
+
+
+def _bisect_from(ladder: Ladder | None) -> tuple[float, float] | None:
+    """A ladder run before the bisection existed (no bisect_ratio) that stopped above a rate it
+    held: that rate and the one not held, which a bisection starts from now."""
+    if ladder is None or ladder.bisect_ratio is not None or ladder.capacity_rps is None:
+        return None
+    failed = [s.offered_rps for s in ladder.steps if not s.held]
+    return (ladder.capacity_rps, min(failed)) if failed else None

@@ -19,10 +19,10 @@ from bench.measure.context import Context
 from bench.measure.faults import DatabaseRestart
 from bench.measure.k6 import K6Stages
 from bench.measure.ladder import RunStep, run_ladder
-from bench.measure.oha import avatar_stages, fixed_rate_step
+from bench.measure.oha import avatar_stages, fixed_rate_step, read_mix_step
 from bench.measure.probes import StageMeter, Statements, sql_per_endpoint
 from bench.measure.steady import cpu_window_runs, cpu_windows_live, reach_steady_state
-from bench.records import Fault, Ladder, LostWrites, RawResult, StackInfo, Stage, SteadyState
+from bench.records import Dialect, Fault, Ladder, LostWrites, RawResult, StackInfo, Stage, SteadyState
 from bench.scenarios import OPEN_TIMING, TIMING, Scenario, replication_stages
 
 # The stack's memory once it is healthy and idle.
@@ -200,6 +200,23 @@ def run_stack(
     )
 
 
+def ladder_step(
+    ctx: Context, scenario: Scenario, k6: K6Stages | None, *, base_url: str, dialect: Dialect, name: str, label: str
+) -> RunStep:
+    """What sends a step of the scenario's steady state and ladder (Scenario.ladder_tool): oha
+    from the URL list of a read mix, or at the avatar; k6's script for the writes."""
+    if scenario.read_mix:
+        return read_mix_step(ctx, scenario, base_url=base_url, dialect=dialect, name=name, label=label)
+    if k6 is None:
+        return fixed_rate_step(ctx, scenario, url=base_url + "/avatar", name=name, label=label)
+    k6_runner = k6
+
+    def run_step(rate: float, seconds: int, tag: str) -> LoadFigures:
+        return k6_runner.rate(rate, seconds, objective_ms=scenario.objective_ms, tag=tag)
+
+    return run_step
+
+
 def _load_and_check(
     ctx: Context,
     stack: Stack,
@@ -214,22 +231,19 @@ def _load_and_check(
     a stack that crashed keeps the stages it served."""
     name = f"{stack.name}-{scenario.name}"
     k6 = None
-    run_step: RunStep
     if scenario.tool == "k6":
         k6 = K6Stages(ctx, scenario, name=name, label=label, base_url=running.base_url, dialect=stack.dialect)
-        k6_runner = k6
-
-        def run_step(rate: float, seconds: int, tag: str) -> LoadFigures:
-            return k6_runner.rate(rate, seconds, objective_ms=scenario.objective_ms, tag=tag)
-
-    else:
-        run_step = fixed_rate_step(ctx, scenario, url=running.base_url + "/avatar", name=name, label=label)
+    run_step = ladder_step(ctx, scenario, k6, base_url=running.base_url, dialect=stack.dialect, name=name, label=label)
 
     steady_state = ladder = None
     warm = ctx.plan.open_model
     if warm:
         # Only the open model has a warm-up's timing (OPEN_TIMING): not the soak's profile.
-        windows = cpu_windows_live(ctx, k6, scenario) if k6 is not None else cpu_window_runs(ctx, run_step)
+        # k6's windows are read from one live run; oha's are a run each (it starts in milliseconds).
+        if k6 is not None and scenario.ladder_tool == "k6":
+            windows = cpu_windows_live(ctx, k6, scenario)
+        else:
+            windows = cpu_window_runs(ctx, run_step)
         steady_state = reach_steady_state(ctx, scenario, windows, label=label, alive=running.alive)
         if running.alive():
             ladder = run_ladder(ctx, scenario, run_step, label=label, statements=statements, alive=running.alive)

@@ -18,16 +18,15 @@ import httpx
 from bench import environment
 from bench.console import console
 from bench.errors import BenchError
-from bench.loadgen import LoadFigures
 from bench.measure.context import Context
 from bench.measure.display import Display
 from bench.measure.k6 import K6Stages
-from bench.measure.ladder import RunStep, run_ladder
-from bench.measure.oha import avatar_stages, fixed_rate_step
+from bench.measure.ladder import run_ladder
+from bench.measure.oha import avatar_stages
 from bench.measure.orchestrate import load_generators, write_raw
 from bench.measure.plan import Plan
 from bench.measure.roles import Roles
-from bench.measure.stack_run import k6_stages
+from bench.measure.stack_run import k6_stages, ladder_step
 from bench.measure.steady import reach_steady_latency
 from bench.measure.verdict import summary_line
 from bench.records import SCHEMA_VERSION, RawResult, RunHeader, StackInfo, Target
@@ -139,16 +138,9 @@ def _load(ctx: Context, url: str, info: StackInfo, scenario: Scenario, label: st
     # Named apart from a local run's logs (bench.measure.context.logs): the two may run at once.
     name = f"target-{info.name}-{scenario.name}"
     k6 = None
-    run_step: RunStep
     if scenario.tool == "k6":
         k6 = K6Stages(ctx, scenario, name=name, label=label, base_url=url, dialect=info.dialect)
-        k6_runner = k6
-
-        def run_step(rate: float, seconds: int, tag: str) -> LoadFigures:
-            return k6_runner.rate(rate, seconds, objective_ms=scenario.objective_ms, tag=tag)
-
-    else:
-        run_step = fixed_rate_step(ctx, scenario, url=url + "/avatar", name=name, label=label)
+    run_step = ladder_step(ctx, scenario, k6, base_url=url, dialect=info.dialect, name=name, label=label)
 
     fields: dict[str, object] = {}
     warm = ctx.plan.open_model

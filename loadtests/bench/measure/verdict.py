@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from bench.measure.ladder import stopping_step
 from bench.records import RawResult
 
 # Seconds: how soon a stack must serve again after PostgreSQL's restart, and the longest a
@@ -88,8 +89,10 @@ def summary_line(record: RawResult) -> str:
     if record.ladder is not None:
         ladder = record.ladder
         held = f"{ladder.capacity_rps:,.0f} req/s" if ladder.capacity_rps is not None else "no rate"
-        last = ladder.steps[-1] if ladder.steps else None
-        why = f" (then {', '.join(last.stop_reasons)})" if last is not None and not last.held else " (every rate)"
+        stop = stopping_step(ladder.steps)
+        why = f" (then {', '.join(stop.stop_reasons)})" if stop is not None else " (every rate)"
+        if stop is not None and stop.loadgen_bound:
+            why = f"{why[:-1]}, the load generator at half its CPU or more: a lower bound)"
         parts.append(f"held {held} at p99 ≤ {ladder.objective_p99_ms:g} ms{why}")
     for stage in record.stages:
         p99 = stage.latency_ms.p99 if stage.latency_ms else None

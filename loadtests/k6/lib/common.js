@@ -164,13 +164,41 @@ export function uniqueKey(prefix) {
   return `${prefix}${RUN_ID}-${__VU}-${__ITER}`;
 }
 
+// `metric` restricted to samples with `tags` ('stage:50', 'endpoint:item_create'), as k6 names
+// a sub-metric; the metric itself without tags.
+function sub(metric, ...tags) {
+  const set = tags.filter(Boolean);
+  return set.length ? `${metric}{${set.join(',')}}` : metric;
+}
+
+// Thresholds that always pass make k6 keep the sub-metrics the summary reads (stageFigures) for
+// `stage` (null: every sample of the run). Only those: k6 matches every sample of a metric
+// against each of its sub-metrics, so one kept and never read costs CPU on every request.
+function summaryThresholds(stage, operationEndpoints) {
+  const thresholds = {};
+  const keep = (metric, condition) => { thresholds[metric] = [condition]; };
+  if (stage) {
+    keep(sub('operation_duration', stage), 'max>=0');
+    keep(sub('data_received', stage), 'count>=0');
+  }
+  for (const endpoint of operationEndpoints) {
+    keep(sub('operation_duration', stage, `endpoint:${endpoint}`), 'max>=0');
+    for (const extra of EXTRA_ENDPOINTS[endpoint] || []) {
+      keep(sub('http_req_duration', stage, `endpoint:${extra}`), 'max>=0');
+      keep(sub('http_reqs', stage, `endpoint:${extra}`), 'count>=0');
+    }
+  }
+  for (const status of [...KNOWN_ERRORS, 'other']) {
+    keep(sub('unexpected_status', stage, `status:${status}`), 'count>=0');
+  }
+  return thresholds;
+}
+
 /**
  * k6 options for a scenario: stages of VUs (e.g. [50, 100, 200]), each a ramp (not counted)
  * then a steady phase tagged with its stage; a warm-up at the first stage's VUs comes first.
- * Thresholds that always pass make k6 keep a sub-metric per stage and endpoint for the summary.
  */
 export function options(stages, operationEndpoints) {
-  const endpoints = withExtras(operationEndpoints);
   const timing = profileTiming();
   if (__ENV.RATE) return rateOptions(operationEndpoints);
   const only = __ENV.STAGE;
@@ -201,22 +229,8 @@ export function options(stages, operationEndpoints) {
     previous = vus;
   }
   const thresholds = {};
-  const keep = (metric, condition) => { thresholds[metric] = [condition]; };
   for (const vus of stages) {
-    const stage = `stage:${vus}`;
-    keep(`http_reqs{${stage}}`, 'count>=0');
-    keep(`http_req_duration{${stage}}`, 'max>=0');
-    keep(`data_received{${stage}}`, 'count>=0');
-    keep(`iteration_duration{${stage}}`, 'max>=0');
-    keep(`operation_duration{${stage}}`, 'max>=0');
-    for (const endpoint of endpoints) {
-      keep(`http_req_duration{${stage},endpoint:${endpoint}}`, 'max>=0');
-      keep(`http_reqs{${stage},endpoint:${endpoint}}`, 'count>=0');
-      keep(`operation_duration{${stage},endpoint:${endpoint}}`, 'max>=0');
-    }
-    for (const status of [...KNOWN_ERRORS, 'other']) {
-      keep(`unexpected_status{${stage},status:${status}}`, 'count>=0');
-    }
+    if (!only || String(vus) === only) Object.assign(thresholds, summaryThresholds(`stage:${vus}`, operationEndpoints));
   }
   return {
     scenarios,
@@ -229,33 +243,16 @@ export function options(stages, operationEndpoints) {
 
 const TREND_STATS = ['avg', 'min', 'med', 'p(90)', 'p(95)', 'p(99)', 'p(99.9)', 'max', 'count'];
 
-// A scenario's endpoints and, after each, the requests its operations need beyond their first.
-function withExtras(endpoints) {
-  return endpoints.flatMap((endpoint) => [endpoint, ...(EXTRA_ENDPOINTS[endpoint] || [])]);
-}
-
 // One step of the fixed-rate ladder: RATE iterations (requests) per second for DURATION seconds,
 // whatever the answers' latency (the open model: a slow answer does not delay the next arrival).
+// The run is that one step, so its figures are every sample's: no sub-metric per stage.
 function rateOptions(operationEndpoints) {
-  const endpoints = withExtras(operationEndpoints);
   const rate = Number(__ENV.RATE);
   const duration = Number(__ENV.DURATION || 10);
   const preAllocatedVUs = Number(__ENV.VUS || Math.max(10, Math.ceil(rate / 10)));
   const maxVUs = Math.max(preAllocatedVUs, Number(__ENV.MAX_VUS || preAllocatedVUs * 2));
   if (!(rate > 0) || !(duration > 0)) throw new Error(`RATE and DURATION must be positive, not ${rate}, ${duration}`);
-  const thresholds = {};
-  const keep = (metric, condition) => { thresholds[metric] = [condition]; };
-  keep('http_reqs{stage:rate}', 'count>=0');
-  keep('http_req_duration{stage:rate}', 'max>=0');
-  keep('operation_duration{stage:rate}', 'max>=0');
-  keep('data_received{stage:rate}', 'count>=0');
-  keep('dropped_iterations', 'count>=0');
-  for (const endpoint of endpoints) {
-    keep(`http_req_duration{stage:rate,endpoint:${endpoint}}`, 'max>=0');
-    keep(`http_reqs{stage:rate,endpoint:${endpoint}}`, 'count>=0');
-    keep(`operation_duration{stage:rate,endpoint:${endpoint}}`, 'max>=0');
-  }
-  for (const status of [...KNOWN_ERRORS, 'other']) keep(`unexpected_status{stage:rate,status:${status}}`, 'count>=0');
+  const thresholds = summaryThresholds(null, operationEndpoints);
   return {
     scenarios: {
       rate: {
@@ -287,33 +284,32 @@ function count(data, name) {
 // Operations (lib/dialects.js), not HTTP requests: `requests`, `rps`, `latency_ms` and each
 // endpoint's figures; an extra request of an operation (EXTRA_ENDPOINTS) is shown as an endpoint
 // of its own with its HTTP figures. Unexpected statuses are counted per response.
+// `stage`: the stage's tag ('stage:50'), or null for every sample of the run (a fixed-rate step).
 function stageFigures(data, stage, operationEndpoints, seconds) {
-  const requests = count(data, `operation_duration{${stage}}`);
+  const requests = count(data, sub('operation_duration', stage));
   const errors = {};
   for (const status of [...KNOWN_ERRORS, 'other']) {
-    const n = count(data, `unexpected_status{${stage},status:${status}}`);
+    const n = count(data, sub('unexpected_status', stage, `status:${status}`));
     if (n > 0) errors[status] = n;
   }
   const perEndpoint = {};
   for (const endpoint of operationEndpoints) {
-    perEndpoint[endpoint] = {
-      requests: count(data, `operation_duration{${stage},endpoint:${endpoint}}`),
-      latency_ms: trend(data.metrics[`operation_duration{${stage},endpoint:${endpoint}}`]),
-    };
+    const operation = sub('operation_duration', stage, `endpoint:${endpoint}`);
+    perEndpoint[endpoint] = { requests: count(data, operation), latency_ms: trend(data.metrics[operation]) };
     for (const extra of EXTRA_ENDPOINTS[endpoint] || []) {
       perEndpoint[extra] = {
-        requests: count(data, `http_reqs{${stage},endpoint:${extra}}`),
-        latency_ms: trend(data.metrics[`http_req_duration{${stage},endpoint:${extra}}`]),
+        requests: count(data, sub('http_reqs', stage, `endpoint:${extra}`)),
+        latency_ms: trend(data.metrics[sub('http_req_duration', stage, `endpoint:${extra}`)]),
       };
     }
   }
   return {
     requests,
     rps: requests / seconds,
-    latency_ms: trend(data.metrics[`operation_duration{${stage}}`]),
+    latency_ms: trend(data.metrics[sub('operation_duration', stage)]),
     errors,
     error_count: Object.values(errors).reduce((a, b) => a + b, 0),
-    bytes_received: count(data, `data_received{${stage}}`),
+    bytes_received: count(data, sub('data_received', stage)),
     endpoints: perEndpoint,
   };
 }
@@ -335,7 +331,7 @@ function runSeconds(data) {
 function rateSummary(scenario, endpoints, data) {
   const duration = Number(__ENV.DURATION || 10);
   const rate = Number(__ENV.RATE);
-  const figures = stageFigures(data, 'stage:rate', endpoints, duration);
+  const figures = stageFigures(data, null, endpoints, duration);
   const vusMax = data.metrics.vus_max ? data.metrics.vus_max.values.max : null;
   const result = {
     scenario,
