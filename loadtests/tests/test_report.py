@@ -472,3 +472,39 @@ def test_start_up_idle_memory_and_the_cold_steady_state_come_from_the_scenario_t
     assert "| jvm | 200 | 100 | 4.00 | 110 (max 110) | 16 (max 16) | 0 |" in memory
     # Records from a fresh process per scenario (before one process per repeat) count as from start.
     assert "| go | 20 | 100 | 1.50 | 12 (max 12) | – | 0 |" in memory
+
+
+def test_after_a_bisection_the_step_that_stopped_the_ladder_is_the_lowest_not_held(tmp_path):
+    from bench.records import RawResult
+    from bench.report.figures import group_cells
+    from bench.report.ladder import last_steps, lower_bound
+
+    record = laddered("bisected", 1, [250.0, 400.0], 630.0)
+    # The bisection between 400 and 630: 502 held, 562 not held (it bounds capacity from above),
+    # then 531 held last: the last step run is a held one.
+    record["ladder"]["steps"] += [
+        {**ladder_step(502.0), "bisection": True},
+        {**ladder_step(562.0, held=False, p99=300.0, reasons=["p99"], bound=["app"]), "bisection": True},
+        {**ladder_step(531.0), "bisection": True},
+    ]
+    record["ladder"]["capacity_rps"] = 531.0
+    assert schema.validate_raw(record) == []
+    (cell,) = group_cells([RawResult.model_validate(record)])["join-filter"]
+    (stop,) = last_steps(cell)
+    assert stop.offered_rps == 562.0 and not stop.held
+    assert not lower_bound(cell)
+    write(tmp_path / "raw", [record])
+    table = report.render(tmp_path / "raw", tmp_path / "results.md", tmp_path / "charts").read_text()
+    row = next(line for line in table.splitlines() if line.startswith("| bisected |") and "p99 over objective" in line)
+    assert row.split("|")[2].strip() == "531"
+
+
+def test_a_capacity_that_is_a_lower_bound_is_printed_with_its_sign(tmp_path):
+    record = laddered("unbounded", 1, [250.0, 400.0, 630.0, 1000.0], None)
+    record["ladder"]["capacity_lower_bound"] = True
+    write(tmp_path / "raw", [record])
+    text = report.render(tmp_path / "raw", tmp_path / "results.md", tmp_path / "charts").read_text()
+    summary = text[text.index("## Summary") : text.index("At a rate every stack held")]
+    assert "| unbounded | ≥ 1,000 (T1) |" in summary
+    ladder = text[text.index("### join-filter: fixed-rate ladder") :]
+    assert "| unbounded | ≥ 1,000 |" in ladder

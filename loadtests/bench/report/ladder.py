@@ -8,6 +8,7 @@ from collections.abc import Callable
 from typing import TypeVar
 
 from bench.measure.bounds import limited_by_loadgen
+from bench.measure.ladder import stopping_step
 from bench.records import LadderStep, RawResult
 from bench.report.figures import Cell, fmt, fmt_spread, median, noise_marks, spread
 
@@ -36,8 +37,26 @@ def median_capacity(cell: Cell) -> float | None:
 
 
 def last_steps(cell: Cell) -> list[LadderStep]:
-    """Each run's last ladder step: the first it could not hold, or its top rate if it held all."""
-    return [r.ladder.steps[-1] for r in cell.records if r.ladder is not None and r.ladder.steps]
+    """Each run's step that ended its ladder: the lowest rate it did not hold (after a bisection
+    not the last step run), or its top rate if it held all."""
+    found = []
+    for record in cell.records:
+        if record.ladder is None or not record.ladder.steps:
+            continue
+        stop = stopping_step(record.ladder.steps)
+        found.append(stop if stop is not None else max(record.ladder.steps, key=lambda s: s.offered_rps))
+    return found
+
+
+def bisected_to(cells: list[Cell]) -> float | None:
+    """The ratio the ladders were bisected to, None for records from before the bisection."""
+    return next((r.ladder.bisect_ratio for c in cells for r in c.records if r.ladder and r.ladder.bisect_ratio), None)
+
+
+def lower_bound(cell: Cell) -> bool:
+    """A run's capacity may lie above the rate it shows: its ladder held every rate, or the load
+    generator bounded the step it did not hold (method v3); it is printed with "≥"."""
+    return any(r.ladder is not None and r.ladder.capacity_lower_bound for r in cell.records)
 
 
 def p99_of(step: LadderStep) -> float | None:
@@ -144,7 +163,15 @@ def ladder_table(scenario: str, cells: list[Cell], ceiling: Cell | None = None) 
         + ". App cores per 1,000 requests/s equal its CPU ms per request. A stack is bound by the app "
         "when it used ≥ 90% of its core, by postgres+loadgen when PostgreSQL and the load generator "
         "together used ≥ 90% of the CPU they share. Two stacks whose capacity ranges over all runs "
-        "overlap show no difference (≈; every pair is compared, not only neighbours)."
+        "overlap show no difference (≈; every pair is compared, not only neighbours). A capacity marked ≥ "
+        "is a lower bound: the ladder held every rate, or its load generator used half its CPUs or more at "
+        "the step not held."
+        + (
+            f" After the first step not held the ladder bisected until held and not held were at most {ratio:g}"
+            " apart; every step is recorded."
+            if (ratio := bisected_to(laddered)) is not None
+            else ""
+        )
         + (
             f" The first row is the {ceiling_row.stack.display}, run through the same ladder; efficiency is a "
             "stack's capacity divided by the ceiling's."
@@ -170,7 +197,7 @@ def ladder_table(scenario: str, cells: list[Cell], ceiling: Cell | None = None) 
             notes.append(f"{len(cell.failures)} run(s) failed")
         columns = [
             cell.stack.label,
-            fmt_spread(capacity),
+            ("≥ " if lower_bound(cell) else "") + fmt_spread(capacity),
             efficiency(cell, ceiling),
             *stopped_by(cell),
             fmt(median(values_at(cell, common, p99_of)), 1),

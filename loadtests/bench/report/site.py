@@ -22,7 +22,7 @@ from typing import TypedDict
 from bench.errors import BenchError
 from bench.records import LadderStep, RawResult
 from bench.report.figures import MIB, Cell, group_cells, median, spread
-from bench.report.ladder import common_rate, has_ladder, p99_of, postgres_ms_of, step_at, stopped_by
+from bench.report.ladder import common_rate, has_ladder, lower_bound, p99_of, postgres_ms_of, step_at, stopped_by
 from bench.report.summary import bound_sentence, per_run_peak, smallest_clean_cap
 from bench.report.tiers import tier_of, tiers
 
@@ -63,6 +63,8 @@ class Step(TypedDict):
 
 class ScenarioFigures(TypedDict):
     capacity: Figure
+    capacity_lower_bound: bool
+    """A run's capacity may lie above it (report.ladder.lower_bound): shown with "≥"."""
     tier: int | None
     """Its tier in the scenario (1 the highest; bench.report.tiers), None for a ceiling."""
     held_no_rate: bool
@@ -272,6 +274,7 @@ def _scenario_figures(cell: Cell, common: float | None, href: dict[int, str]) ->
     return {
         "capacity": figure((r.ladder.capacity_rps, href[id(r)]) for r in laddered if r.ladder is not None),
         "tier": None,
+        "capacity_lower_bound": lower_bound(cell),
         "held_no_rate": any(r.ladder is not None and r.ladder.capacity_rps is None for r in laddered),
         "p99": _at_common(cell, common, p99_of, href),
         "cores": _at_common(cell, common, lambda s: s.cpu_ms_per_request, href),

@@ -15,6 +15,7 @@ from bench.report.ladder import (
     common_rate,
     has_ladder,
     last_steps,
+    lower_bound,
     median_capacity,
     p99_of,
     postgres_ms_of,
@@ -131,7 +132,8 @@ def summary_section(
         "## Summary",
         "",
         f"Measured {measured}; quick profile, {of} per stack × scenario ([method](docs/method.md)). "
-        "Capacity: the highest offered rate held at the p99 objective, with its tier (T1 the highest). "
+        "Capacity: the highest offered rate held at the p99 objective, with its tier (T1 the highest); "
+        "≥ where it is a lower bound (every rate held, or the load generator bound the step not held). "
         "Stacks whose capacity ranges over all runs overlap show no difference, and stacks linked by "
         "such overlaps share a tier: the order inside a tier means nothing. Rows are in order of "
         "their mean tier over the scenarios, then by name."
@@ -150,7 +152,10 @@ def summary_section(
         mine = records[name]
         cold = [r for r in mine if not r.served_before]
         capacity = [
-            f"{fmt(median_capacity(cell_of[(s, name)]))} (T{tier_numbers[s][name]})" if (s, name) in cell_of else "–"
+            f"{'≥ ' if lower_bound(cell_of[(s, name)]) else ''}{fmt(median_capacity(cell_of[(s, name)]))}"
+            f" (T{tier_numbers[s][name]})"
+            if (s, name) in cell_of
+            else "–"
             for s in scenarios
         ]
         lines.append(

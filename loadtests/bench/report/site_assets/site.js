@@ -106,6 +106,9 @@
       return el('td', {class: 'figure'}, el('a', {href: figures.files[0], title: 'held no rate in any run'}, 'none held'));
     }
     const cell = figureCell(figures[state.metric], METRICS[state.metric].digits);
+    if (state.metric === 'capacity' && figures.capacity_lower_bound) {
+      cell.prepend(el('span', {title: 'a lower bound: every rate held, or the load generator bound the step not held'}, '≥ '));
+    }
     if (held) cell.append(el('span', {class: 'range'}, ' · none held in a run'));
     if (state.metric === 'capacity' && figures.tier !== null) {
       cell.append(el('span', {class: 'tier', title: `tier ${figures.tier} of ${scenario.name}`}, ` T${figures.tier}`));
