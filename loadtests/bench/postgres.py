@@ -28,7 +28,12 @@ DB_USER = "bench"
 DB_PASSWORD = "bench"
 DB_NAME = "bench"
 TEMPLATE_NAME = "bench_template"
-DEFAULT_PORT = 54329
+# Below the kernel's ephemeral range (32768-60999 on Linux): while the resilience cases have the
+# cluster stopped, an outgoing connection could be given a port in that range as its own, and the
+# restart could then not listen on it (seen with 55450 while other runners were busy).
+DEFAULT_PORT = 25432
+# How long a restart waits for its port to be let go before it gives up.
+PORT_WAIT_S = 20.0
 SERVICE_USER = "bench-postgres"
 MIN_VERSION = 15  # CREATE DATABASE … STRATEGY FILE_COPY
 
@@ -189,11 +194,15 @@ class Cluster:
             return
         if not self.initialised():
             self.init()
-        if port_in_use(self.port):
-            raise BenchError(
-                f"port {self.port} is in use by another program: "
-                "set BENCH_PG_PORT to a free port for the runner's PostgreSQL"
-            )
+        deadline = time.monotonic() + PORT_WAIT_S
+        while port_in_use(self.port):
+            if time.monotonic() > deadline:
+                raise BenchError(
+                    f"port {self.port} is in use by another program: "
+                    "set BENCH_PG_PORT to a free port for the runner's PostgreSQL (below 32768, where the "
+                    "kernel hands out no port to an outgoing connection)"
+                )
+            time.sleep(0.5)
         self._write_config()
         result = subprocess.run(shlex.split(self.start_command()), capture_output=True, text=True)
         if result.returncode != 0:
@@ -207,7 +216,13 @@ class Cluster:
     # -- databases -----------------------------------------------------------------------------
 
     def connect(self, database: str = "postgres") -> psycopg.Connection:
-        return psycopg.connect(self.url(database), autocommit=True, connect_timeout=10)
+        try:
+            return psycopg.connect(self.url(database), autocommit=True, connect_timeout=10)
+        except psycopg.OperationalError as error:
+            reason = str(error).strip().splitlines()[0]
+            raise BenchError(
+                f"the runner's PostgreSQL on port {self.port} does not answer ({reason}); its log is {self.log}"
+            ) from None
 
     def ensure_template(self) -> bool:
         """Seeds the template database unless it already holds the current db/ files' data.
@@ -257,9 +272,16 @@ def seed_fingerprint() -> str:
 
 
 def port_in_use(port_number: int) -> bool:
+    """Whether a server could not listen on 127.0.0.1:`port_number`: something listens there, or
+    a connection has it as its own local port (which a connect test would not see)."""
     with socket.socket() as sock:
-        sock.settimeout(0.5)
-        return sock.connect_ex(("127.0.0.1", port_number)) == 0
+        # As PostgreSQL and the stacks' servers bind: a port in TIME_WAIT alone is free.
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            sock.bind(("127.0.0.1", port_number))
+        except OSError:
+            return True
+        return False
 
 
 def last_error_line(log: Path) -> str | None:

@@ -198,6 +198,17 @@ def run_stack(stack: Stack, cluster: Cluster) -> StackResult:
     return result
 
 
+def run_stack_or_say_why(stack: Stack, cluster: Cluster) -> StackResult:
+    """A stack's (or a variant's) row; when the runner's PostgreSQL cannot be brought back (a
+    resilience case's restart failed), a failed row that says why, and the next stack tries again."""
+    try:
+        cluster.start()
+        return run_variant(stack, cluster) if stack.variant else run_stack(stack, cluster)
+    except BenchError as error:
+        console.print(f"[red]{stack.name}: {error}[/]")
+        return StackResult(stack.name, {"build": Step(False, str(error).splitlines()[0])}, failed=1)
+
+
 def run_variant(variant: Stack, cluster: Cluster) -> StackResult:
     """A variant serves the whole contract too: built when it has a build of its own, then the
     conformance suite and the SIGTERM check against it, as a row of its own."""

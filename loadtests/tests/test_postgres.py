@@ -51,7 +51,8 @@ def test_stop_and_start_keep_the_data(pg_cluster):
     assert pg_cluster.running() and counts(pg_cluster) == (100_000, 2_000)
 
 
-def test_a_port_in_use_is_named(pg_cluster):
+def test_a_port_in_use_is_named(pg_cluster, monkeypatch):
+    monkeypatch.setattr(postgres, "PORT_WAIT_S", 0.5)
     home = Path(tempfile.mkdtemp(prefix="bench-test-pg-", dir="/var/tmp"))
     try:
         with socket.socket() as busy:
@@ -75,3 +76,19 @@ def test_the_reason_postgres_did_not_start_is_read_from_its_log(tmp_path):
 
 def test_a_free_port_is_free():
     assert not postgres.port_in_use(stacks.free_port())
+
+
+def test_a_port_a_connection_holds_as_its_own_is_in_use():
+    # What stopped a restart: an outgoing connection was given the cluster's port as its local one.
+    with socket.socket() as server:
+        server.bind(("127.0.0.1", 0))
+        server.listen()
+        with socket.socket() as client:
+            client.bind(("127.0.0.1", 0))
+            client.connect(server.getsockname())
+            assert postgres.port_in_use(client.getsockname()[1])
+
+
+def test_the_default_port_is_one_no_outgoing_connection_is_given():
+    low, _ = (int(part) for part in Path("/proc/sys/net/ipv4/ip_local_port_range").read_text().split())
+    assert low > postgres.DEFAULT_PORT

@@ -5,6 +5,7 @@ import typing
 import pytest
 
 from bench import fuzz, manifest, paths, procs, stacks, testing
+from bench.errors import BenchError
 
 
 def test_junit_counts(tmp_path):
@@ -248,3 +249,14 @@ def test_a_variant_is_built_and_held_to_the_conformance_suite_as_a_row_of_its_ow
     assert result.stack == "java-spring@platform-threads" and result.ok
     assert result.steps["build"].summary == "java-spring's build"
     assert built == ["java-spring@platform-threads"] and checked == [("java-spring@platform-threads", "false")]
+
+
+def test_a_database_that_cannot_be_restarted_fails_the_row_not_the_run(monkeypatch):
+    class DeadCluster(_Cluster):
+        def start(self):
+            raise BenchError("PostgreSQL did not start (could not create any TCP/IP sockets)")
+
+    stack = manifest.load(paths.ROOT / "go-gin")
+    result = testing.run_stack_or_say_why(stack, DeadCluster())
+    assert not result.ok and result.failed == 1
+    assert result.steps["build"].summary == "PostgreSQL did not start (could not create any TCP/IP sockets)"

@@ -13,7 +13,7 @@ from bench.lock import Lock
 def db() -> None:
     """The runner's private PostgreSQL cluster (never the system's).
 
-    It lives in .bench/postgres, listens on 127.0.0.1:$BENCH_PG_PORT (default 54329) and
+    It lives in .bench/postgres, listens on 127.0.0.1:$BENCH_PG_PORT (default 25432) and
     holds the seeded template database `bench_template` and the working database `bench`
     (user bench, password bench).
     """
