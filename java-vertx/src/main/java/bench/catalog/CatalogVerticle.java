@@ -1,0 +1,81 @@
+package bench.catalog;
+
+import bench.catalog.data.CategoryRepository;
+import bench.catalog.data.ItemRepository;
+import bench.catalog.http.Api;
+import io.vertx.core.Future;
+import io.vertx.core.VerticleBase;
+import io.vertx.core.http.HttpServer;
+import io.vertx.core.http.HttpServerOptions;
+import io.vertx.core.net.NetClientOptions;
+import io.vertx.pgclient.PgBuilder;
+import io.vertx.sqlclient.Pool;
+import io.vertx.sqlclient.PoolOptions;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+
+/** The HTTP server and its database pool, one verticle per event loop. */
+public final class CatalogVerticle extends VerticleBase {
+
+    /** How long requests in flight may take to finish after SIGTERM (spec/API.md allows 10 s in all). */
+    static final Duration SHUTDOWN_GRACE = Duration.ofSeconds(8);
+
+    /** The longest a request waits for a pooled connection before it is answered 503. */
+    private static final int POOL_WAIT_SECONDS = 5;
+
+    /**
+     * The longest a new connection may take to open. Where PostgreSQL's address stops answering
+     * (a stopped container), an attempt would otherwise hang for Vert.x's default of 60 s and hold
+     * a place in the pool after PostgreSQL is back.
+     */
+    private static final int CONNECT_TIMEOUT_MS = 5000;
+
+    /**
+     * A request line of 8,000 octets of path and query is served (spec/API.md), which Netty's
+     * default of 4,096 would refuse; longer ones are answered 414 by Vert.x.
+     */
+    private static final int MAX_REQUEST_LINE = 8192;
+
+    private final Config config;
+    private Pool pool;
+    private HttpServer server;
+
+    public CatalogVerticle(Config config) {
+        this.config = config;
+    }
+
+    @Override
+    public Future<?> start() {
+        pool = PgBuilder.pool()
+                .with(new PoolOptions()
+                        .setMaxSize(config.poolSize())
+                        // Every verticle instance shares this one pool, so DB_POOL_SIZE bounds the process.
+                        .setShared(true)
+                        .setName("catalog")
+                        .setConnectionTimeout(POOL_WAIT_SECONDS)
+                        .setConnectionTimeoutUnit(TimeUnit.SECONDS))
+                .with(new NetClientOptions().setConnectTimeout(CONNECT_TIMEOUT_MS))
+                .connectingTo(config.database().setCachePreparedStatements(true))
+                .using(vertx)
+                .build();
+
+        Api api = new Api(vertx, new CategoryRepository(pool), new ItemRepository(pool), pool, config);
+        return pool.query("SELECT 1").execute()
+                .recover(failure -> Future.failedFuture(new IllegalStateException(
+                        "the database at " + config.database().getHost() + ":" + config.database().getPort()
+                                + " does not answer: " + failure.getMessage(), failure)))
+                .compose(ready -> vertx.createHttpServer(new HttpServerOptions()
+                                .setMaxInitialLineLength(MAX_REQUEST_LINE))
+                        .requestHandler(api.router())
+                        .listen(config.port(), config.host()))
+                .onSuccess(listening -> server = listening);
+    }
+
+    @Override
+    public Future<?> stop() {
+        Future<Void> drained = server == null
+                ? Future.succeededFuture()
+                : server.shutdown(SHUTDOWN_GRACE.toSeconds(), TimeUnit.SECONDS);
+        return drained.eventually(() -> pool.close());
+    }
+}

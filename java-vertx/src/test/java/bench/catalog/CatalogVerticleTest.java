@@ -1,0 +1,252 @@
+package bench.catalog;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.vertx.core.Vertx;
+import io.vertx.core.VertxOptions;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpMethod;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import io.vertx.ext.web.client.HttpResponse;
+import io.vertx.ext.web.client.WebClient;
+import io.vertx.ext.web.client.WebClientOptions;
+import java.io.IOException;
+import java.math.BigDecimal;
+import java.net.ServerSocket;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.logging.Handler;
+import java.util.logging.LogRecord;
+import java.util.logging.Logger;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledIfEnvironmentVariable;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * The verticle deployed in-process on a free port, against the seeded database named by
+ * DATABASE_URL. The test thread waits on Vert.x's futures with {@code await()}, which Vert.x 5
+ * allows on any thread that is not its own. Any task that holds the event loop for more than
+ * {@link #MAX_EVENT_LOOP_TASK_MS} fails the test that caused it: Vert.x's blocked-thread checker
+ * reports it, and {@link #nothingBlockedTheEventLoop} reads its reports.
+ */
+@EnabledIfEnvironmentVariable(named = "DATABASE_URL", matches = ".+")
+class CatalogVerticleTest {
+
+    /** Long enough for a first request's class loading on a busy machine, far below any blocking I/O wait. */
+    private static final long MAX_EVENT_LOOP_TASK_MS = 1000;
+
+    /** The logger that Vert.x's blocked-thread checker reports to, under a name Vert.x keeps stable. */
+    private static final Logger BLOCKED_THREAD_CHECKER = Logger.getLogger("io.vertx.core.impl.BlockedThreadChecker");
+    private static final List<LogRecord> blockedReports = new CopyOnWriteArrayList<>();
+    private static final Handler blockedReportCollector = new Handler() {
+        @Override
+        public void publish(LogRecord record) {
+            blockedReports.add(record);
+        }
+
+        @Override
+        public void flush() {}
+
+        @Override
+        public void close() {}
+    };
+
+    private static Vertx vertx;
+    private static WebClient client;
+
+    @BeforeAll
+    static void deploy() throws IOException {
+        BLOCKED_THREAD_CHECKER.addHandler(blockedReportCollector);
+        vertx = Vertx.vertx(new VertxOptions()
+                .setEventLoopPoolSize(1)
+                .setMaxEventLoopExecuteTime(MAX_EVENT_LOOP_TASK_MS)
+                .setMaxEventLoopExecuteTimeUnit(TimeUnit.MILLISECONDS)
+                .setBlockedThreadCheckInterval(100));
+        int port;
+        try (ServerSocket free = new ServerSocket(0)) {
+            port = free.getLocalPort();
+        }
+        Config config = Config.fromEnvironment(Map.of(
+                "DATABASE_URL", System.getenv("DATABASE_URL"),
+                "PORT", String.valueOf(port),
+                "DB_POOL_SIZE", "2",
+                "AVATAR_BASE_URL", "http://pictures.test",
+                "AVATAR_COUNT", "3"));
+        client = WebClient.create(vertx, new WebClientOptions()
+                .setDefaultHost("127.0.0.1")
+                .setDefaultPort(port)
+                .setFollowRedirects(false));
+        vertx.deployVerticle(new CatalogVerticle(config)).await();
+    }
+
+    @AfterAll
+    static void close() {
+        vertx.close().await();
+        BLOCKED_THREAD_CHECKER.removeHandler(blockedReportCollector);
+    }
+
+    @AfterEach
+    void nothingBlockedTheEventLoop() {
+        assertEquals(List.of(), blockedReports.stream().map(LogRecord::getMessage).toList());
+    }
+
+    @Test
+    void theBlockedThreadCheckerWouldReportABlockingHandler() throws InterruptedException {
+        vertx.runOnContext(blocking -> {
+            try {
+                Thread.sleep(MAX_EVENT_LOOP_TASK_MS + 500);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+        while (blockedReports.isEmpty() && System.nanoTime() < deadline) {
+            Thread.sleep(50);
+        }
+        assertTrue(!blockedReports.isEmpty(), "a sleep on the event loop was not reported");
+        Thread.sleep(MAX_EVENT_LOOP_TASK_MS);
+        blockedReports.clear();
+    }
+
+    @Test
+    void readsAnItemWithItsCategory() {
+        HttpResponse<Buffer> response = send(HttpMethod.GET, "/items/%2B0007", null, null);
+
+        assertEquals(200, response.statusCode());
+        JsonObject item = response.bodyAsJsonObject();
+        assertEquals("SKU-000007", item.getString("sku"));
+        assertEquals(new JsonObject().put("id", 7).put("code", "CAT-0007").put("name", "Category 7"),
+                item.getJsonObject("category"));
+        assertEquals("2026-01-01T00:00:07Z", item.getString("updatedAt"));
+    }
+
+    @Test
+    void aPagePastEveryRowKeepsTheTotals() {
+        HttpResponse<Buffer> response = send(HttpMethod.GET, "/categories?page=9223372036854775807&size=100", null, null);
+
+        assertEquals(200, response.statusCode());
+        JsonObject page = response.bodyAsJsonObject();
+        assertEquals(new JsonArray(), page.getJsonArray("content"));
+        assertEquals(2000L, page.getJsonObject("page").getLong("totalElements"));
+        assertEquals(20L, page.getJsonObject("page").getLong("totalPages"));
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"/items/%D9%A1%D9%A2", "/items/1_0", "/items?page=-1", "/items?size=101", "/items?categoryId=",
+        "/items?page=+5", "/categories/99999999999999999999"})
+    void malformedIntegersAre400(String target) {
+        assertProblem(send(HttpMethod.GET, target, null, null), 400, "Bad Request");
+    }
+
+    @Test
+    void anUnknownMethodOnAKnownPathIs405WithAllow() {
+        HttpResponse<Buffer> response = send(HttpMethod.PATCH, "/items/abc", null, null);
+
+        assertProblem(response, 405, "Method Not Allowed");
+        assertEquals("GET, PUT, DELETE", response.getHeader("Allow"));
+    }
+
+    @Test
+    void theMediaTypeIsCheckedBeforeTheSize() {
+        Buffer tooLarge = Buffer.buffer(new byte[1_048_577]);
+
+        assertProblem(send(HttpMethod.POST, "/categories", "text/plain", tooLarge), 415, "Unsupported Media Type");
+        assertProblem(send(HttpMethod.POST, "/categories", "application/json", tooLarge), 413, "Content Too Large");
+    }
+
+    @Test
+    void aBodyWithACommentIsNotJson() {
+        Buffer body = Buffer.buffer("{\"code\": \"X\", /* no */ \"name\": \"y\"}");
+
+        assertProblem(send(HttpMethod.POST, "/categories", "application/json", body), 400, "Bad Request");
+    }
+
+    @Test
+    void everyInvalidFieldIsListed() {
+        Buffer body = Buffer.buffer("{\"sku\": \" \", \"price\": 1.00000000000000001, \"stock\": 1.5, \"categoryId\": \"3\"}");
+        HttpResponse<Buffer> response = send(HttpMethod.PUT, "/items/999999999", "application/json", body);
+
+        assertProblem(response, 422, "Unprocessable Content");
+        Set<String> fields = response.bodyAsJsonObject().getJsonArray("errors").stream()
+                .map(error -> ((JsonObject) error).getString("field"))
+                .collect(Collectors.toSet());
+        assertEquals(Set.of("sku", "name", "price", "stock", "categoryId"), fields);
+    }
+
+    @Test
+    void aPriceIsStoredByItsExactValue() {
+        String sku = "VERTX-" + UUID.randomUUID();
+        Buffer body = Buffer.buffer("{\"sku\": \"" + sku + "\", \"name\": \"n\", \"price\": 125E-2, \"stock\": 3,"
+                + " \"categoryId\": 5}");
+        HttpResponse<Buffer> response = send(HttpMethod.POST, "/items", "application/json; charset=utf-8", body);
+
+        assertEquals(201, response.statusCode());
+        JsonObject item = response.bodyAsJsonObject();
+        assertEquals(0, new BigDecimal("1.25").compareTo(new BigDecimal(item.getValue("price").toString())));
+        assertNull(item.getString("description"));
+        assertEquals("/items/" + item.getLong("id"), response.getHeader("Location"));
+    }
+
+    @Test
+    void anUnknownCategoryIs422OnCategoryId() {
+        Buffer body = Buffer.buffer("{\"sku\": \"VERTX-" + UUID.randomUUID() + "\", \"name\": \"n\", \"price\": 1,"
+                + " \"stock\": 3, \"categoryId\": -5}");
+        HttpResponse<Buffer> response = send(HttpMethod.POST, "/items", "application/json", body);
+
+        assertProblem(response, 422, "Unprocessable Content");
+        assertEquals("categoryId", response.bodyAsJsonObject().getJsonArray("errors").getJsonObject(0).getString("field"));
+    }
+
+    @Test
+    void aCategoryWithItemsIsNotDeleted() {
+        assertProblem(send(HttpMethod.DELETE, "/categories/1", null, null), 409, "Conflict");
+        assertEquals(200, send(HttpMethod.GET, "/categories/1", null, null).statusCode());
+    }
+
+    @Test
+    void theAvatarIsA302ToOneOfThePictures() {
+        HttpResponse<Buffer> response = send(HttpMethod.GET, "/avatar", null, null);
+
+        assertEquals(302, response.statusCode());
+        assertTrue(response.getHeader("Location").matches("http://pictures\\.test/Renard-[1-3]\\.png"),
+                response.getHeader("Location"));
+    }
+
+    @Test
+    void healthRunsAQuery() {
+        HttpResponse<Buffer> response = send(HttpMethod.GET, "/health", null, null);
+
+        assertEquals(200, response.statusCode());
+        assertEquals(new JsonObject().put("status", "UP"), response.bodyAsJsonObject());
+    }
+
+    private static HttpResponse<Buffer> send(HttpMethod method, String target, String contentType, Buffer body) {
+        var request = client.request(method, target);
+        if (contentType != null) {
+            request.putHeader("Content-Type", contentType);
+        }
+        return (body == null ? request.send() : request.sendBuffer(body)).await();
+    }
+
+    private static void assertProblem(HttpResponse<Buffer> response, int status, String title) {
+        assertEquals(status, response.statusCode(), response::bodyAsString);
+        assertEquals("application/problem+json", response.getHeader("Content-Type"));
+        JsonObject problem = response.bodyAsJsonObject();
+        assertEquals("about:blank", problem.getString("type"));
+        assertEquals(title, problem.getString("title"));
+        assertEquals(status, problem.getInteger("status"));
+        assertTrue(!problem.getString("detail").isBlank());
+    }
+}
