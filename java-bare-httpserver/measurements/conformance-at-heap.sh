@@ -1,16 +1,19 @@
 #!/usr/bin/env bash
 # The heap floor, as README.md ("Memory", "JSON: hand-written, measured") reports it: the whole
 # conformance suite, resilience cases included and CONFORMANCE_STRICT=1 as `./bench test` runs
-# it, against JAR started by hand with ../jvm.options and -Xmx$XMX, on a freshly reset database
-# of the runner's cluster. Prints the suite's summary, whether the server survived, its resident
-# peak, how many OutOfMemoryError lines it logged, and the first failed cases.
+# it, against JAR started by hand with ../jvm.options, -Xmx$XMX and any further JVM flags (a
+# collector: README.md, "Variants"), on a freshly reset database of the runner's cluster. Prints
+# the suite's summary, whether the server survived, its resident peak, how many OutOfMemoryError
+# lines it logged, and the first failed cases.
 #
 #   java-bare-httpserver/measurements/conformance-at-heap.sh java-bare-httpserver/target/java-bare-httpserver.jar 8m
+#   java-bare-httpserver/measurements/conformance-at-heap.sh java-bare-httpserver/target/java-bare-httpserver.jar 8m -XX:-UseSerialGC -XX:+UseG1GC
 #
 # Run from the repository root, with BENCH_HOME and BENCH_PG_PORT set as for ./bench.
 set -euo pipefail
-jar=$(realpath "${1:?usage: conformance-at-heap.sh JAR XMX}")
-xmx=${2:?usage: conformance-at-heap.sh JAR XMX}
+jar=$(realpath "${1:?usage: conformance-at-heap.sh JAR XMX [JVM-FLAG...]}")
+xmx=${2:?usage: conformance-at-heap.sh JAR XMX [JVM-FLAG...]}
+flags=("${@:3}")
 port=${PORT:-18086}
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 java=${JAVA_HOME:-/usr/lib/jvm/temurin-25-jdk-amd64}/bin/java
@@ -24,7 +27,7 @@ db_url=$(cluster url)
 db_stop=$(cluster stop_command)
 db_start=$(cluster start_command)
 
-DATABASE_URL=$db_url PORT=$port "$java" @"$here/../jvm.options" -Xmx"$xmx" -jar "$jar" > "$log" 2>&1 &
+DATABASE_URL=$db_url PORT=$port "$java" @"$here/../jvm.options" -Xmx"$xmx" "${flags[@]}" -jar "$jar" > "$log" 2>&1 &
 pid=$!
 until curl -sf -o /dev/null "http://127.0.0.1:$port/health"; do
   kill -0 $pid 2>/dev/null || { echo "-Xmx$xmx: did not start: $(tail -3 "$log")"; exit 1; }
@@ -38,7 +41,7 @@ if kill -0 $pid 2>/dev/null; then
 else
   state="server ended"
 fi
-echo "$(basename "$jar") -Xmx$xmx: $(tail -1 "$log.pytest"); $state; OutOfMemoryError lines: $(grep -c OutOfMemoryError "$log" || true)"
+echo "$(basename "$jar") -Xmx$xmx ${flags[*]}: $(tail -1 "$log.pytest"); $state; OutOfMemoryError lines: $(grep -c OutOfMemoryError "$log" || true)"
 grep -E '^(FAILED|ERROR) ' "$log.pytest" | head -3 || true
 kill -TERM $pid 2>/dev/null || true
 wait $pid || true

@@ -12,7 +12,10 @@ import org.springframework.context.event.EventListener;
 import org.springframework.core.env.Environment;
 import org.springframework.stereotype.Component;
 
-/** The one start-up line on stdout: stack, versions, address, pool size and thread model. */
+/**
+ * The one start-up line on stdout: stack, versions, address, pool size, thread model and the
+ * active profiles, if any (a variant of impl.toml may select one).
+ */
 @Component
 class StartupReport {
 
@@ -29,11 +32,13 @@ class StartupReport {
 	void onReady(ApplicationReadyEvent event) {
 		int port = ((WebServerApplicationContext) event.getApplicationContext()).getWebServer().getPort();
 		boolean virtualThreads = this.environment.getProperty("spring.threads.virtual.enabled", Boolean.class, false);
+		String[] profiles = this.environment.getActiveProfiles();
 		System.out.printf("%s: Spring Boot %s (Spring MVC on %s, Hibernate %s, Java %s) listening on %s:%d,"
-				+ " pool size %d, %s threads%n", Application.STACK, SpringBootVersion.getVersion(),
+				+ " pool size %d, %s threads%s%n", Application.STACK, SpringBootVersion.getVersion(),
 				ServerInfo.getServerInfo(), Version.getVersionString(), Runtime.version(),
 				this.environment.getProperty("server.address", "0.0.0.0"), port, this.dataSource.getMaximumPoolSize(),
-				virtualThreads ? "virtual" : "platform");
+				virtualThreads ? "virtual" : "platform",
+				(profiles.length == 0) ? "" : ", profile " + String.join(", ", profiles));
 	}
 
 }

@@ -24,12 +24,15 @@ public class ItemService {
 
 	private final ItemRepository items;
 
+	private final ItemPages pages;
+
 	private final CategoryRepository categories;
 
 	private final Clock clock;
 
-	public ItemService(ItemRepository items, CategoryRepository categories, Clock clock) {
+	public ItemService(ItemRepository items, ItemPages pages, CategoryRepository categories, Clock clock) {
 		this.items = items;
+		this.pages = pages;
 		this.categories = categories;
 		this.clock = clock;
 	}
@@ -42,7 +45,8 @@ public class ItemService {
 		if (!query.reachable()) {
 			return PageResponse.pastTheEnd(query, this.items.count());
 		}
-		return PageResponse.of(this.items.findAll(query.pageable()), ItemResponse::from);
+		// Mapped inside the transaction, where a lazy category (LazyItemPages) can still load.
+		return PageResponse.of(this.pages.all(query.pageable()), ItemResponse::from);
 	}
 
 	/** The items of a category that must exist. */
@@ -59,7 +63,7 @@ public class ItemService {
 		if (!query.reachable()) {
 			return PageResponse.pastTheEnd(query, this.items.countByCategoryId(categoryId));
 		}
-		Page<Item> page = this.items.findByCategoryId(categoryId, query.pageable());
+		Page<Item> page = this.pages.ofCategory(categoryId, query.pageable());
 		return PageResponse.of(page, ItemResponse::from);
 	}
 

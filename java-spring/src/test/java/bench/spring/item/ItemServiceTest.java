@@ -30,8 +30,8 @@ class ItemServiceTest {
 
 	private final ItemRepository items = mock(ItemRepository.class);
 
-	private final ItemService service = new ItemService(this.items, mock(CategoryRepository.class),
-			Clock.fixed(Instant.parse("2026-05-01T00:00:00Z"), ZoneOffset.UTC));
+	private final ItemService service = new ItemService(this.items, new JoinedItemPages(this.items),
+			mock(CategoryRepository.class), Clock.fixed(Instant.parse("2026-05-01T00:00:00Z"), ZoneOffset.UTC));
 
 	@Test
 	void aTakenSkuIsAlreadyExists() {
