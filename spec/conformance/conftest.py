@@ -12,6 +12,7 @@ import pytest
 import yaml
 
 import dialect as dialects
+from stock_upstream import HOST_VARIABLE, PORT_VARIABLE, FakeUpstream
 
 BASE_URL = os.environ.get("BASE_URL", "http://127.0.0.1:8080").rstrip("/")
 OPENAPI = Path(__file__).resolve().parent.parent / "openapi.yaml"
@@ -21,7 +22,7 @@ DIALECT = dialects.current()
 # Reads of exact seeded totals first, writes after them, the database outage last.
 _ORDER = ("test_read", "test_hal_read", "test_params", "test_hal_params", "test_bodies", "test_hal_bodies",
           "test_categories", "test_hal_categories", "test_items", "test_hal_items", "test_openapi",
-          "test_avatar_health", "test_connection_close", "test_concurrency", "test_resilience")
+          "test_avatar_health", "test_connection_close", "test_concurrency", "test_stock", "test_resilience")
 
 
 def pytest_configure(config):
@@ -68,6 +69,19 @@ def dialect() -> dialects.Dialect:
 def client(base_url):
     with httpx.Client(base_url=base_url, timeout=30, follow_redirects=False) as c:
         yield c
+
+
+@pytest.fixture(scope="session")
+def upstream():
+    """The fake stock upstream (stock_upstream.py) on the port of the stack's STOCK_URL."""
+    port = os.environ.get(PORT_VARIABLE, "")
+    if not port:
+        skip_or_fail(f"needs {PORT_VARIABLE}, the port of the STOCK_URL the stack was started with "
+                     "(./bench test sets both)")
+    fake = FakeUpstream(os.environ.get(HOST_VARIABLE, "127.0.0.1"), int(port))
+    fake.start()
+    yield fake
+    fake.close()
 
 
 @pytest.fixture(scope="session")

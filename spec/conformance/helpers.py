@@ -26,7 +26,9 @@ TITLES = {
     415: "Unsupported Media Type",
     422: "Unprocessable Content",
     500: "Internal Server Error",
+    502: "Bad Gateway",
     503: "Service Unavailable",
+    504: "Gateway Timeout",
 }
 # spec/API.md, "Inputs only a fuzzer sends": how long such a request may go unanswered before it
 # counts as a hang.

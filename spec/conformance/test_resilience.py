@@ -13,6 +13,7 @@ import pytest
 import hal
 from conftest import skip_or_fail
 from helpers import JSON, assert_json, assert_problem, post, unique
+from stock_upstream import quantity
 
 # API.md: no pool connection within 5 s is a 503 (spec/README.md: the wait, then the 503 at once;
 # the second on top is for the request itself). A refused connection may be answered sooner.
@@ -20,6 +21,8 @@ ANSWER_WITHIN_S = 6.0
 # API.md: served again within 6 s of PostgreSQL's return: a pool's retry backs off up to 5 s
 # (HikariCP's does) after a long outage, and a second for the request itself.
 RECOVERY_S = 6.0
+# The stock needs no database: answered as ever, within test_stock.py's bound.
+STOCK_WITHIN_S = 3.0
 
 
 @pytest.fixture
@@ -109,3 +112,23 @@ def test_database_outage_and_recovery(client, base_url, dialect, database_contro
         assert list(pool.map(read, range(60))) == [200] * 60
     assert assert_json(client.get("/health"), 200) == {"status": "UP"}
     dialect.assert_document(post(client, "/categories", {"code": unique("UP"), "name": "after"}), 201)
+
+
+@pytest.mark.resilience
+def test_stock_is_answered_while_the_database_is_down(client, database_control, upstream):
+    # GET /items/{id}/stock reads nothing from PostgreSQL (spec/API.md, "The stock of an item").
+    stop, start = database_control
+    item = upstream.new_id()
+    upstream.script(item, quantity(item, 21))
+    subprocess.run(stop, shell=True, check=True, capture_output=True)
+    try:
+        assert_problem(client.get("/health"), 503)
+        response, elapsed = timed(lambda: client.get(f"/items/{item}/stock"))
+        assert assert_json(response, 200) == {"itemId": item, "quantity": 21}
+        assert elapsed < STOCK_WITHIN_S, f"the stock took {elapsed:.1f} s with PostgreSQL down"
+    finally:
+        subprocess.run(start, shell=True, check=True, capture_output=True)
+    back = time.monotonic()
+    while client.get("/health").status_code != 200:
+        assert time.monotonic() - back < RECOVERY_S, f"not healthy {RECOVERY_S:.0f} s after PostgreSQL came back"
+        time.sleep(0.1)

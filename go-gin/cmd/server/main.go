@@ -18,6 +18,7 @@ import (
 
 	"github.com/bench/go-gin/internal/api"
 	"github.com/bench/go-gin/internal/config"
+	"github.com/bench/go-gin/internal/stock"
 	"github.com/bench/go-gin/internal/store"
 )
 
@@ -49,10 +50,13 @@ func run() error {
 		return err
 	}
 	defer db.Close()
+	// One upstream client for the process, its connections pooled across requests.
+	upstream := stock.New(cfg.StockURL)
+	defer upstream.Close()
 
 	server := &http.Server{
 		Addr:              cfg.Addr(),
-		Handler:           api.NewServer(db, cfg).Handler(),
+		Handler:           api.NewServer(db, upstream, cfg).Handler(),
 		ReadHeaderTimeout: 10 * time.Second,
 	}
 	listenErr := make(chan error, 1)
@@ -65,7 +69,8 @@ func run() error {
 		return err
 	case <-ctx.Done():
 	}
-	// In-flight requests finish; the pool closes after them (deferred), well inside API.md's 10 s.
+	// In-flight requests finish (an upstream call within its 2 s); the pools close after them
+	// (deferred), well inside API.md's 10 s.
 	shutdownCtx, cancel := context.WithTimeout(context.Background(), 8*time.Second)
 	defer cancel()
 	if err := server.Shutdown(shutdownCtx); err != nil && !errors.Is(err, http.ErrServerClosed) {

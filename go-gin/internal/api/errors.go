@@ -7,6 +7,7 @@ import (
 
 	"github.com/gin-gonic/gin"
 
+	"github.com/bench/go-gin/internal/stock"
 	"github.com/bench/go-gin/internal/store"
 )
 
@@ -48,7 +49,8 @@ func abortWithProblem(c *gin.Context, p *problem) {
 }
 
 // abortWithError is the one place where an error becomes an HTTP answer: what request binding
-// rejected, the data layer's domain errors, and anything else as a logged 500.
+// rejected, the data layer's and the stock upstream's domain errors, and anything else as a
+// logged 500.
 func abortWithError(c *gin.Context, err error) {
 	var (
 		param      *paramError
@@ -58,6 +60,7 @@ func abortWithError(c *gin.Context, err error) {
 		taken      *store.DuplicateKeyError
 		referenced *store.StillReferencedError
 		unknown    *store.UnknownCategoryError
+		noStock    *stock.NotFoundError
 	)
 	switch {
 	case errors.As(err, &param):
@@ -80,6 +83,15 @@ func abortWithError(c *gin.Context, err error) {
 		detail := unknown.Error()
 		abortWithProblem(c, newProblem(http.StatusUnprocessableEntity, detail,
 			fieldError{Field: "categoryId", Message: detail}))
+	case errors.As(err, &noStock):
+		abortWithProblem(c, newProblem(http.StatusNotFound, noStock.Error()))
+	// The upstream's failures are its own, not this server's: one line each, no 500.
+	case errors.Is(err, stock.ErrTimeout):
+		slog.Warn("stock upstream timed out", "path", c.Request.URL.Path, "error", err)
+		abortWithProblem(c, newProblem(http.StatusGatewayTimeout, "the stock service did not answer in time"))
+	case errors.Is(err, stock.ErrFailed):
+		slog.Warn("stock upstream failed", "path", c.Request.URL.Path, "error", err)
+		abortWithProblem(c, newProblem(http.StatusBadGateway, "the stock service gave no usable answer"))
 	case errors.Is(err, store.ErrUnavailable):
 		slog.Warn("database unavailable", "method", c.Request.Method, "path", c.Request.URL.Path, "error", err)
 		abortWithProblem(c, newProblem(http.StatusServiceUnavailable, "the database is unavailable, try again shortly"))

@@ -40,6 +40,12 @@ func (d jsonDecimal) MarshalJSON() ([]byte, error) {
 	return []byte(decimal.Decimal(d).String()), nil
 }
 
+// stockResponse is GET /items/{id}/stock: the id asked for and the upstream's quantity.
+type stockResponse struct {
+	ItemID   int64 `json:"itemId"`
+	Quantity int32 `json:"quantity"`
+}
+
 type pageMeta struct {
 	Size          int64 `json:"size"`
 	Number        int64 `json:"number"`

@@ -30,15 +30,21 @@ type Store interface {
 	DeleteItem(ctx context.Context, id int64) error
 }
 
+// Stock is what the stock endpoint needs of the upstream; *stock.Client implements it.
+type Stock interface {
+	Quantity(ctx context.Context, itemID int64) (int32, error)
+}
+
 type Server struct {
 	store  Store
+	stock  Stock
 	config config.Config
 	router *gin.Engine
 }
 
-func NewServer(s Store, cfg config.Config) *Server {
+func NewServer(s Store, st Stock, cfg config.Config) *Server {
 	registerValidations()
-	server := &Server{store: s, config: cfg}
+	server := &Server{store: s, stock: st, config: cfg}
 	server.setupRouter()
 	return server
 }
@@ -65,6 +71,7 @@ func (s *Server) routes() []route {
 		{http.MethodGet, "/items/:id", handle(s.getItem)},
 		{http.MethodPut, "/items/:id", handle(s.updateItem)},
 		{http.MethodDelete, "/items/:id", handle(s.deleteItem)},
+		{http.MethodGet, "/items/:id/stock", handle(s.getItemStock)},
 		{http.MethodGet, "/avatar", s.avatar},
 		{http.MethodGet, "/health", s.health},
 	}

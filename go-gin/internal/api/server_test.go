@@ -128,9 +128,12 @@ func (f *fakeStore) DeleteItem(_ context.Context, id int64) error {
 	return nil
 }
 
-func newTestServer(s Store) *Server {
+func newTestServer(s Store) *Server { return newTestServerAsking(s, &fakeStock{}) }
+
+// newTestServerAsking is a test server whose stock upstream is `upstream`.
+func newTestServerAsking(s Store, upstream Stock) *Server {
 	gin.SetMode(gin.TestMode)
-	return NewServer(s, config.Config{AvatarBaseURL: "https://avatar.test", AvatarCount: 21})
+	return NewServer(s, upstream, config.Config{AvatarBaseURL: "https://avatar.test", AvatarCount: 21})
 }
 
 func serve(s *Server, method, target, contentType, body string) *httptest.ResponseRecorder {
@@ -162,7 +165,7 @@ func decodeProblem(t *testing.T, rec *httptest.ResponseRecorder) problem {
 var rfc9110Titles = map[int]string{
 	400: "Bad Request", 404: "Not Found", 405: "Method Not Allowed", 409: "Conflict",
 	413: "Content Too Large", 415: "Unsupported Media Type", 422: "Unprocessable Content",
-	500: "Internal Server Error", 503: "Service Unavailable",
+	500: "Internal Server Error", 502: "Bad Gateway", 503: "Service Unavailable", 504: "Gateway Timeout",
 }
 
 const validItem = `{"sku":"S-1","name":"n","price":12.5,"stock":3,"categoryId":42}`

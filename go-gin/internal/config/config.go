@@ -4,6 +4,7 @@ package config
 import (
 	"errors"
 	"fmt"
+	"net/url"
 	"os"
 	"strconv"
 )
@@ -16,6 +17,8 @@ type Config struct {
 	AvatarBaseURL string
 	AvatarCount   int
 	LogRequests   bool
+	// StockURL is the stock upstream's base URL, http://host:port, without a trailing slash.
+	StockURL string
 }
 
 func Load() (Config, error) {
@@ -43,7 +46,21 @@ func Load() (Config, error) {
 	if err != nil {
 		return cfg, fmt.Errorf("LOG_REQUESTS must be true or false, not %q", os.Getenv("LOG_REQUESTS"))
 	}
+	if cfg.StockURL, err = stockURL(getenv("STOCK_URL", "http://127.0.0.1:8099")); err != nil {
+		return cfg, err
+	}
 	return cfg, nil
+}
+
+// stockURL is STOCK_URL as the client joins paths to it: an http URL of a host and port, with
+// at most a trailing slash after them, which is dropped.
+func stockURL(raw string) (string, error) {
+	u, err := url.Parse(raw)
+	if err != nil || u.Scheme != "http" || u.Host == "" || u.User != nil ||
+		(u.Path != "" && u.Path != "/") || u.RawQuery != "" || u.Fragment != "" {
+		return "", fmt.Errorf("STOCK_URL must be an http URL of a host and port (http://127.0.0.1:8099), not %q", raw)
+	}
+	return "http://" + u.Host, nil
 }
 
 func (c Config) Addr() string {

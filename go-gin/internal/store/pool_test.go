@@ -41,7 +41,7 @@ func TestExhaustedPoolAnswers503AfterAcquireTimeout(t *testing.T) {
 	t.Parallel()
 	s := openTestStore(t, 1)
 	gin.SetMode(gin.TestMode)
-	handler := api.NewServer(s, config.Config{AvatarBaseURL: "https://avatar.test", AvatarCount: 21}).Handler()
+	handler := api.NewServer(s, nil, config.Config{AvatarBaseURL: "https://avatar.test", AvatarCount: 21}).Handler()
 	serve := func(target string) *httptest.ResponseRecorder {
 		rec := httptest.NewRecorder()
 		handler.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, target, nil))
