@@ -33,6 +33,22 @@ function databaseUrl() {
   return raw
 }
 
+// The stock upstream's origin: http://, a host and a port, no path (one trailing slash is fine).
+// The client speaks plain HTTP only.
+function stockUrl() {
+  const raw = env.STOCK_URL ?? 'http://127.0.0.1:8099'
+  let url
+  try {
+    url = new URL(raw)
+  } catch {
+    fail(`STOCK_URL is not a URL (expected http://host:port), got "${raw}"`)
+  }
+  if (url.protocol !== 'http:' || url.pathname !== '/' || url.search || url.hash || url.username) {
+    fail(`STOCK_URL must be http://host:port with no path, got "${raw}"`)
+  }
+  return url.origin
+}
+
 export const config = Object.freeze({
   host: env.HOST || '127.0.0.1',
   port: integer('PORT', 8080, 0, 65535),
@@ -41,4 +57,5 @@ export const config = Object.freeze({
   avatarBaseUrl: (env.AVATAR_BASE_URL || 'https://avatar.example.com').replace(/\/+$/, ''),
   avatarCount: integer('AVATAR_COUNT', 21, 1, Number.MAX_SAFE_INTEGER),
   logRequests: (env.LOG_REQUESTS ?? '').toLowerCase() === 'true',
+  stockUrl: stockUrl(),
 })

@@ -5,6 +5,7 @@ import { createRequire } from 'node:module'
 import app from './app.js'
 import { config } from './config.js'
 import { close as closeDatabase, ping } from './db/index.js'
+import { close as closeStock } from './stock/index.js'
 
 const expressVersion = createRequire(import.meta.url)('express/package.json').version
 
@@ -35,7 +36,7 @@ const server = app.listen(config.port, config.host, (err) => {
 function shutdown(signal) {
   console.log(`node-express: ${signal} received, finishing in-flight requests`)
   server.close(async () => {
-    await closeDatabase()
+    await Promise.all([closeDatabase(), closeStock()])
     process.exit(0)
   })
   // close() stops accepting and closes the keep-alive connections idle right now; a busy one

@@ -1,9 +1,10 @@
 // The one place that turns errors into RFC 9457 problem JSON. The HTTP layer raises HttpError
-// with its status; data access raises the domain errors of db/errors.js, mapped to a status
-// (and for a 422 the JSON field) here; body-parser's errors carry a `type`; anything else is a
-// bug and answers a generic 500.
+// with its status; data access raises the domain errors of db/errors.js and the stock client
+// those of stock/errors.js, mapped to a status (and for a 422 the JSON field) here;
+// body-parser's errors carry a `type`; anything else is a bug and answers a generic 500.
 import { STATUS_CODES } from 'node:http'
 import { CategoryInUseError, DatabaseUnavailableError, DuplicateKeyError, UnknownCategoryError } from '../db/errors.js'
+import { StockNotFoundError, UpstreamFailedError, UpstreamTimeoutError } from '../stock/errors.js'
 
 export class HttpError extends Error {
   constructor(status, detail, { errors, headers } = {}) {
@@ -37,6 +38,15 @@ export function toProblem(err) {
   if (err instanceof DatabaseUnavailableError) {
     return { status: 503, detail: 'the database is unavailable, try again shortly' }
   }
+  if (err instanceof StockNotFoundError) {
+    return { status: 404, detail: err.message }
+  }
+  if (err instanceof UpstreamFailedError) {
+    return { status: 502, detail: 'the stock service gave no usable answer' }
+  }
+  if (err instanceof UpstreamTimeoutError) {
+    return { status: 504, detail: 'the stock service did not answer in time' }
+  }
   // body-parser and the router give client errors a 4xx status (the router's undecodable path
   // parameters without `expose`, so their message stays unsaid).
   if (err.status >= 400 && err.status < 500) {
@@ -64,6 +74,8 @@ export function problemHandler(err, req, res, _next) {
   // PostgreSQL's DETAIL, which quotes the request's values ("Failing row contains ..."), and
   // request data is logged nowhere.
   if (problem.status === 500) console.error(`${req.method} ${req.path} failed:`, err.stack ?? err)
+  // The upstream's fault, not a bug here: one line with what it did, no stack.
+  if (problem.status === 502 || problem.status === 504) console.warn(`${req.method} ${req.path}: stock upstream: ${err.message}`)
   if (res.headersSent) {
     // Too late for a problem body: drop the connection so the client sees the failure.
     req.socket.destroy()

@@ -6,9 +6,10 @@ import avatar from './avatar.js'
 import categories from './categories.js'
 import health from './health.js'
 import items from './items.js'
+import stock from './stock.js'
 
 const router = Router({ strict: true, caseSensitive: true })
 
-router.use(categories, items, avatar, health)
+router.use(categories, items, stock, avatar, health)
 
 export default router

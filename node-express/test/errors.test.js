@@ -7,6 +7,7 @@ import { format } from 'node:util'
 import { close as closeDatabase, isUnavailable, query } from '../db/index.js'
 import { CategoryInUseError, DatabaseUnavailableError, DuplicateKeyError, UnknownCategoryError } from '../db/errors.js'
 import { problemHandler, toProblem } from '../lib/errors.js'
+import { StockNotFoundError, UpstreamFailedError, UpstreamTimeoutError } from '../stock/errors.js'
 
 // pg's DatabaseError carries the SQLSTATE in `code`; socket errors carry errno names there.
 const withCode = (code, message = `error ${code}`) => Object.assign(new Error(message), { code })
@@ -73,6 +74,29 @@ describe('the error map', () => {
     assert.equal(toProblem(new DatabaseUnavailableError(withCode('57P01'))).status, 503)
   })
 
+  it("maps the stock upstream's errors to 404, 502 and 504", () => {
+    assert.deepEqual(toProblem(new StockNotFoundError(5n)), { status: 404, detail: 'no stock record for item 5' })
+    assert.deepEqual(toProblem(new UpstreamFailedError('answered 500')), { status: 502, detail: 'the stock service gave no usable answer' })
+    assert.deepEqual(toProblem(new UpstreamTimeoutError('Headers Timeout Error')), {
+      status: 504,
+      detail: 'the stock service did not answer in time',
+    })
+  })
+
+  it('logs an upstream failure as one line, without a stack', (t) => {
+    const warned = t.mock.method(console, 'warn', () => {})
+    const failed = t.mock.method(console, 'error', () => {})
+    for (const err of [new UpstreamFailedError('connect ECONNREFUSED 127.0.0.1:8099'), new UpstreamTimeoutError('Headers Timeout Error')]) {
+      problemHandler(err, { method: 'GET', path: '/items/5/stock' }, fakeResponse(), () => {})
+    }
+    const lines = warned.mock.calls.map((call) => format(...call.arguments))
+    assert.deepEqual(lines, [
+      'GET /items/5/stock: stock upstream: connect ECONNREFUSED 127.0.0.1:8099',
+      'GET /items/5/stock: stock upstream: Headers Timeout Error',
+    ])
+    assert.equal(failed.mock.callCount(), 0)
+  })
+
   for (const code of ['23502', '23514', '23505', '23503']) {
     it(`answers a ${code} that data access did not turn into a domain error with a logged 500`, (t) => {
       const logged = t.mock.method(console, 'error', () => {})
@@ -103,15 +127,17 @@ describe('the error map', () => {
     for (const value of [sku, '4242.42', '424242']) assert.ok(!text.includes(value), `${value} logged:\n${text}`)
   })
 
-  it('titles problems with the reason phrases of RFC 9110', () => {
+  it('titles problems with the reason phrases of RFC 9110', (t) => {
     const titleOf = (err) => {
       const res = fakeResponse()
       problemHandler(err, {}, res, () => {})
       return res.sent.body.title
     }
+    t.mock.method(console, 'warn', () => {})
     const titles = [400, 404, 405, 409, 413, 415, 422].map((status) => titleOf(Object.assign(new Error('x'), { status })))
     titles.push(titleOf(new DatabaseUnavailableError(withCode('08006'))))
+    titles.push(titleOf(new UpstreamFailedError('x')), titleOf(new UpstreamTimeoutError('x')))
     assert.deepEqual(titles, ['Bad Request', 'Not Found', 'Method Not Allowed', 'Conflict', 'Content Too Large',
-      'Unsupported Media Type', 'Unprocessable Content', 'Service Unavailable'])
+      'Unsupported Media Type', 'Unprocessable Content', 'Service Unavailable', 'Bad Gateway', 'Gateway Timeout'])
   })
 })

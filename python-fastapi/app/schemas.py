@@ -116,6 +116,20 @@ class ItemPublic(PublicModel):
     updated_at: datetime
 
 
+class StockRecord(BaseModel):
+    """What the stock upstream answers for an item; its other fields are ignored."""
+
+    # Strict: "5", true and 5.0 are no quantity.
+    model_config = ConfigDict(strict=True, extra="ignore")
+
+    quantity: Annotated[int, Field(ge=0, le=INT32_MAX)]
+
+
+class StockPublic(PublicModel):
+    item_id: int
+    quantity: int
+
+
 class PageMeta(PublicModel):
     size: int
     number: int

@@ -1,6 +1,7 @@
 use std::process::ExitCode;
 
 use rust_axum::config::Config;
+use rust_axum::stock::StockClient;
 use rust_axum::{db, http};
 use tracing::Level;
 use tracing_subscriber::filter::Targets;
@@ -31,6 +32,14 @@ async fn main() -> ExitCode {
         )
         .init();
 
+    let stock = match StockClient::new(&config.stock_url) {
+        Ok(stock) => stock,
+        Err(err) => {
+            eprintln!("rust-axum: cannot build the stock client: {err}");
+            return ExitCode::FAILURE;
+        }
+    };
+
     let pool = match db::connect(&config.database_url, config.db_pool_size).await {
         Ok(pool) => pool,
         Err(err) => {
@@ -45,7 +54,7 @@ async fn main() -> ExitCode {
         }
     };
 
-    match http::serve(&config, pool).await {
+    match http::serve(&config, pool, stock).await {
         Ok(()) => ExitCode::SUCCESS,
         Err(err) => {
             eprintln!("rust-axum: {err}");

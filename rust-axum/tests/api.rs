@@ -1,37 +1,50 @@
 //! The router driven in-process with `tower::ServiceExt::oneshot`. Tests named `db_*` read and
 //! write the database at `DATABASE_URL` (seeded with db/seed.sql); the others never reach it.
+//! Tests named `stock_*` ask a fake stock upstream started in the test.
 
 use std::sync::Arc;
 use std::time::Duration;
 
 use axum::Router;
 use axum::body::Body;
+use axum::extract::Path;
 use axum::http::{HeaderMap, Method, Request, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use axum::routing::get as route_get;
 use http_body_util::BodyExt;
 use rust_axum::db;
 use rust_axum::http::{ApiContext, Avatar, router};
+use rust_axum::stock::StockClient;
 use serde_json::{Value, json};
 use sqlx::postgres::PgPoolOptions;
+use tokio::net::TcpListener;
 use tower::ServiceExt;
 
-fn app_with(db: sqlx::PgPool) -> Router {
+/// Nothing listens on port 1: a stock upstream there refuses every connection.
+const NO_UPSTREAM: &str = "http://127.0.0.1:1";
+
+fn app_with(db: sqlx::PgPool, stock_url: &str) -> Router {
     router(ApiContext {
         db,
         avatar: Arc::new(Avatar {
             base_url: "https://avatars.test".to_owned(),
             count: 3,
         }),
+        stock: StockClient::new(&stock_url.parse().unwrap()).unwrap(),
     })
 }
 
-/// A router whose pool points at a port nothing listens on, with a short acquire timeout:
-/// anything that reaches the database fails fast with "unavailable".
-fn app_without_db() -> Router {
-    let pool = PgPoolOptions::new()
+/// A pool that points at a port nothing listens on, with a short acquire timeout: anything
+/// that reaches the database fails fast with "unavailable".
+fn unreachable_db() -> sqlx::PgPool {
+    PgPoolOptions::new()
         .acquire_timeout(Duration::from_millis(300))
         .connect_lazy("postgres://bench:bench@127.0.0.1:1/none")
-        .unwrap();
-    app_with(pool)
+        .unwrap()
+}
+
+fn app_without_db() -> Router {
+    app_with(unreachable_db(), NO_UPSTREAM)
 }
 
 async fn app_with_db() -> Router {
@@ -41,6 +54,7 @@ async fn app_with_db() -> Router {
         db::connect(&url, 2)
             .await
             .expect("the test database is reachable"),
+        NO_UPSTREAM,
     )
 }
 
@@ -108,7 +122,9 @@ fn rfc9110_title(status: StatusCode) -> &'static str {
         415 => "Unsupported Media Type",
         422 => "Unprocessable Content",
         500 => "Internal Server Error",
+        502 => "Bad Gateway",
         503 => "Service Unavailable",
+        504 => "Gateway Timeout",
         other => panic!("no problem expected with status {other}"),
     }
 }
@@ -140,6 +156,8 @@ async fn wrong_methods_are_405_with_allow_even_for_a_malformed_id() {
         (Method::DELETE, "/items", &["GET", "POST"]),
         (Method::POST, "/categories/1/items", &["GET"]),
         (Method::POST, "/health", &["GET"]),
+        (Method::PUT, "/items/5/stock", &["GET"]),
+        (Method::DELETE, "/items/abc/stock", &["GET"]),
     ];
     for (method, uri, allowed) in cases {
         let reply = call(
@@ -315,6 +333,87 @@ async fn an_unreachable_database_is_a_503_problem() {
     let app = app_without_db();
     for uri in ["/health", "/items/1", "/categories?page=0"] {
         assert_problem(&get(&app, uri).await, StatusCode::SERVICE_UNAVAILABLE);
+    }
+}
+
+/// A fake stock upstream: `/stock/5` and `/stock/-3` have records, `/stock/7` fails, `/stock/8`
+/// answers a body that is not JSON, `/stock/9` hangs; any other id has no record.
+async fn app_with_upstream() -> Router {
+    async fn stock(Path(id): Path<String>) -> Response {
+        let json = [(header::CONTENT_TYPE, "application/json")];
+        match id.as_str() {
+            "5" => (json, r#"{"itemId":5,"quantity":12}"#).into_response(),
+            "-3" => (json, r#"{"itemId":-3,"quantity":0,"note":"ignored"}"#).into_response(),
+            "7" => StatusCode::INTERNAL_SERVER_ERROR.into_response(),
+            "8" => (json, "<html>").into_response(),
+            "9" => {
+                tokio::time::sleep(Duration::from_secs(10)).await;
+                StatusCode::OK.into_response()
+            }
+            _ => (StatusCode::NOT_FOUND, json, r#"{"status":404}"#).into_response(),
+        }
+    }
+    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("http://{}", listener.local_addr().unwrap());
+    let upstream = Router::new().route("/stock/{id}", route_get(stock));
+    tokio::spawn(async move { axum::serve(listener, upstream).await.unwrap() });
+    // The database is unreachable: the stock route must not need it.
+    app_with(unreachable_db(), &url)
+}
+
+#[tokio::test]
+async fn stock_is_the_upstream_quantity_for_the_canonical_id() {
+    let app = app_with_upstream().await;
+    for uri in [
+        "/items/5/stock",
+        "/items/+5/stock",
+        "/items/%2B5/stock",
+        "/items/005/stock",
+    ] {
+        let reply = get(&app, uri).await;
+        assert_eq!(reply.status, StatusCode::OK, "{uri}: {}", reply.body);
+        assert_eq!(reply.headers[header::CONTENT_TYPE], "application/json");
+        assert_eq!(reply.body, json!({"itemId": 5, "quantity": 12}), "{uri}");
+    }
+    let reply = get(&app, "/items/-3/stock").await;
+    assert_eq!(reply.body, json!({"itemId": -3, "quantity": 0}));
+}
+
+#[tokio::test]
+async fn stock_failures_are_problems_404_502_504() {
+    let app = app_with_upstream().await;
+    let reply = get(&app, "/items/6/stock").await;
+    assert_problem(&reply, StatusCode::NOT_FOUND);
+    assert_eq!(reply.body["detail"], "no stock record for item 6");
+    assert_problem(&get(&app, "/items/7/stock").await, StatusCode::BAD_GATEWAY);
+    assert_problem(&get(&app, "/items/8/stock").await, StatusCode::BAD_GATEWAY);
+    assert_problem(
+        &get(&app_without_db(), "/items/5/stock").await,
+        StatusCode::BAD_GATEWAY,
+    );
+
+    let start = std::time::Instant::now();
+    assert_problem(
+        &get(&app, "/items/9/stock").await,
+        StatusCode::GATEWAY_TIMEOUT,
+    );
+    assert!(
+        start.elapsed() < Duration::from_secs(2),
+        "{:?}",
+        start.elapsed()
+    );
+}
+
+#[tokio::test]
+async fn stock_of_a_malformed_id_is_400() {
+    let app = app_with_upstream().await;
+    for uri in [
+        "/items/abc/stock",
+        "/items/1.5/stock",
+        "/items/%205/stock",
+        "/items/99999999999999999999/stock",
+    ] {
+        assert_problem(&get(&app, uri).await, StatusCode::BAD_REQUEST);
     }
 }
 

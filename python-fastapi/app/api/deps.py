@@ -1,4 +1,5 @@
-"""Dependencies shared by the routes: the session, path ids, paging and JSON bodies.
+"""Dependencies shared by the routes: the session, the stock client, path ids, paging and JSON
+bodies.
 
 Path ids and query parameters arrive as strings and are parsed here, because API.md answers a
 bad one with 400 (FastAPI's own validation says 422). Bodies are read here rather than by
@@ -15,6 +16,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Annotated, NoReturn, TypeVar
 
+import httpx
 from fastapi import Depends, HTTPException, Query, Request
 from fastapi.exceptions import RequestValidationError
 from pydantic import BaseModel, ValidationError
@@ -31,6 +33,15 @@ _INTEGER = re.compile(r"[+-]?[0-9]+")
 SessionDep = Annotated[AsyncSession, Depends(new_async_session)]
 ReadSessionDep = Annotated[AsyncSession, Depends(new_read_session)]
 SettingsDep = Annotated[Settings, Depends(get_settings)]
+
+
+def get_stock_client(request: Request) -> httpx.AsyncClient:
+    """The one client the lifespan opened (app.main), from the lifespan's state."""
+    client: httpx.AsyncClient = request.state.stock_client
+    return client
+
+
+StockClientDep = Annotated[httpx.AsyncClient, Depends(get_stock_client)]
 
 
 def _int64(text: str) -> int | None:

@@ -1,4 +1,5 @@
 from functools import lru_cache
+from urllib.parse import urlsplit
 
 from pydantic import Field, ValidationError, field_validator
 from pydantic_settings import BaseSettings
@@ -19,6 +20,7 @@ class Settings(BaseSettings):
     AVATAR_BASE_URL: str = "https://avatar.example.com"
     AVATAR_COUNT: int = Field(default=21, ge=1)
     LOG_REQUESTS: bool = False
+    STOCK_URL: str = "http://127.0.0.1:8099"
 
     @field_validator("DATABASE_URL")
     @classmethod
@@ -31,6 +33,20 @@ class Settings(BaseSettings):
     @classmethod
     def _without_trailing_slash(cls, value: str) -> str:
         return value.rstrip("/")
+
+    @field_validator("STOCK_URL")
+    @classmethod
+    def _http_base_url(cls, value: str) -> str:
+        # http://host:port, one trailing slash tolerated: the client speaks plain HTTP only.
+        url = urlsplit(value)
+        try:
+            port_ok = url.port != 0
+        except ValueError:  # not a number from 0 to 65535
+            port_ok = False
+        base = url.scheme == "http" and url.hostname and url.path in ("", "/")
+        if not (port_ok and base) or url.query or url.fragment:
+            raise ValueError("must be an http://host:port URL without a path")
+        return f"http://{url.netloc}"
 
     @property
     def sqlalchemy_database_uri(self) -> URL:

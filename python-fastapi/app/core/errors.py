@@ -1,8 +1,9 @@
 """The one place that turns errors into RFC 9457 problem JSON.
 
-Data access raises domain errors (app.crud) and leaves database failures as they come; the
-exception handlers below map those, FastAPI's and Starlette's HTTP errors and validation errors
-to a status, a title and, for a 422, the JSON field. Nothing else names a status or a field.
+Data access raises domain errors (app.crud) and leaves database failures as they come; the stock
+client raises its own (app.stock); the exception handlers below map those, FastAPI's and
+Starlette's HTTP errors and validation errors to a status, a title and, for a 422, the JSON
+field. Nothing else names a status or a field.
 """
 
 import logging
@@ -22,6 +23,13 @@ from starlette.routing import Match
 
 from app.core.db import database_unavailable
 from app.crud import CategoryInUseError, DomainError, DuplicateKeyError, UnknownCategoryError
+from app.stock import (
+    StockError,
+    StockNotFoundError,
+    UpstreamBusyError,
+    UpstreamFailedError,
+    UpstreamTimeoutError,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -113,6 +121,24 @@ async def domain_error_handler(_: Request, exc: DomainError) -> ProblemResponse:
     return problem(status, exc.detail, errors=errors)
 
 
+# Each stock error's status and detail; a 404 says which item instead.
+_STOCK_ERRORS: dict[type[StockError], tuple[int, str]] = {
+    StockNotFoundError: (404, ""),
+    UpstreamFailedError: (502, "the stock service gave no usable answer"),
+    UpstreamTimeoutError: (504, "the stock service did not answer in time"),
+    UpstreamBusyError: (503, "no connection to the stock service became free in time"),
+}
+
+
+async def stock_error_handler(request: Request, exc: StockError) -> ProblemResponse:
+    status, detail = _STOCK_ERRORS[type(exc)]
+    if status == 404:
+        return problem(404, exc.reason)
+    # The upstream's fault (or a full pool), not a bug here: one line, no traceback.
+    logger.warning("stock upstream on %s %s: %s", request.method, request.url.path, exc.reason)
+    return problem(status, detail)
+
+
 async def database_error_handler(request: Request, exc: Exception) -> ProblemResponse:
     if database_unavailable(exc):
         if isinstance(exc, PoolTimeoutError):
@@ -141,6 +167,7 @@ EXCEPTION_HANDLERS: dict[int | type[Exception], Callable[[Request, Any], Corouti
     StarletteHTTPException: http_exception_handler,
     RequestValidationError: validation_exception_handler,
     DomainError: domain_error_handler,
+    StockError: stock_error_handler,
     SQLAlchemyError: database_error_handler,
     OSError: database_error_handler,
     asyncpg.PostgresError: database_error_handler,

@@ -9,7 +9,7 @@ use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use serde::Serialize;
 
-use crate::db;
+use crate::{db, stock};
 
 /// A field of a write body that failed validation; `field` is `""` for the body itself.
 #[derive(Debug, Serialize)]
@@ -55,6 +55,10 @@ pub enum Error {
     #[error(transparent)]
     Db(#[from] db::Error),
 
+    /// What the stock upstream answered: no record, no usable answer, or none in time.
+    #[error(transparent)]
+    Stock(#[from] stock::Error),
+
     /// A handler panicked (caught by `CatchPanicLayer`).
     #[error("an internal error occurred")]
     Panic(String),
@@ -99,6 +103,11 @@ impl Error {
                 db::Error::UnknownCategory(_) => StatusCode::UNPROCESSABLE_ENTITY,
                 db::Error::Unavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
                 db::Error::Unexpected(_) => StatusCode::INTERNAL_SERVER_ERROR,
+            },
+            Self::Stock(error) => match error {
+                stock::Error::NotFound(_) => StatusCode::NOT_FOUND,
+                stock::Error::Failed(_) => StatusCode::BAD_GATEWAY,
+                stock::Error::TimedOut(_) => StatusCode::GATEWAY_TIMEOUT,
             },
             Self::Panic(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
@@ -177,6 +186,13 @@ impl IntoResponse for Error {
             // values written, and SQL parameters are logged nowhere.
             Self::Db(db::Error::Unexpected(cause)) => {
                 tracing::error!(error = %cause, "database error");
+            }
+            // The upstream's fault, not a bug here: one line with the cause, at warn.
+            Self::Stock(error @ (stock::Error::Failed(_) | stock::Error::TimedOut(_))) => {
+                tracing::warn!(
+                    error = error as &dyn std::error::Error,
+                    "stock upstream failed"
+                );
             }
             Self::Panic(message) => tracing::error!(panic = %message, "handler panicked"),
             _ => {}
@@ -261,6 +277,13 @@ mod tests {
                 Db::Unexpected(sqlx::Error::Protocol("SELECT secret".into())).into(),
                 500,
                 "Internal Server Error",
+                None,
+            ),
+            (stock::Error::NotFound(5).into(), 404, "Not Found", None),
+            (
+                stock::Error::Failed(stock::Failure::NoQuantity).into(),
+                502,
+                "Bad Gateway",
                 None,
             ),
             (Error::ContentTooLarge, 413, "Content Too Large", None),

@@ -8,6 +8,7 @@ mod fields;
 mod health;
 mod items;
 mod page;
+mod stock;
 
 use std::any::Any;
 use std::sync::Arc;
@@ -26,15 +27,17 @@ use tracing::Level;
 pub use error::Error;
 
 use crate::config::Config;
+use crate::stock::StockClient;
 
 /// The contract's body limit: 1 MiB.
 const BODY_LIMIT: usize = 1024 * 1024;
 
-/// What every handler can reach: the pool and the avatar settings.
+/// What every handler can reach: the pool, the avatar settings and the stock upstream's client.
 #[derive(Clone)]
 pub struct ApiContext {
     pub db: PgPool,
     pub avatar: Arc<Avatar>,
+    pub stock: StockClient,
 }
 
 #[derive(Debug)]
@@ -45,9 +48,10 @@ pub struct Avatar {
 }
 
 impl ApiContext {
-    pub fn new(config: &Config, db: PgPool) -> Self {
+    pub fn new(config: &Config, db: PgPool, stock: StockClient) -> Self {
         Self {
             db,
+            stock,
             avatar: Arc::new(Avatar {
                 base_url: config.avatar_base_url.trim_end_matches('/').to_owned(),
                 count: config.avatar_count,
@@ -62,6 +66,7 @@ pub fn router(ctx: ApiContext) -> Router {
         .merge(items::router())
         .merge(avatar::router())
         .merge(health::router())
+        .merge(stock::router())
         // Both fallbacks answer problem JSON; axum still adds `Allow` to the 405.
         .method_not_allowed_fallback(async |method: Method| Error::MethodNotAllowed(method))
         .fallback(async |uri: Uri| Error::NotFound(format!("no route for {}", uri.path())))
@@ -82,9 +87,10 @@ fn panic_response(panic: Box<dyn Any + Send + 'static>) -> Response {
     Error::Panic(message).into_response()
 }
 
-/// Serves until SIGTERM or Ctrl-C, lets in-flight requests finish, then closes the pool.
-pub async fn serve(config: &Config, db: PgPool) -> std::io::Result<()> {
-    let mut app = router(ApiContext::new(config, db.clone()));
+/// Serves until SIGTERM or Ctrl-C, lets in-flight requests finish, then closes the pool. The
+/// stock client goes with the router: its connections close when `axum::serve` drops it.
+pub async fn serve(config: &Config, db: PgPool, stock: StockClient) -> std::io::Result<()> {
+    let mut app = router(ApiContext::new(config, db.clone(), stock));
     if config.log_requests {
         // The span carries method and path; at tower-http's default (DEBUG) the INFO filter
         // would drop it and the response lines would not say which request they answer.
