@@ -5,6 +5,7 @@ import java.time.Duration;
 
 import bench.webflux.config.DatabaseConfiguration;
 import bench.webflux.config.DatabaseUrl;
+import bench.webflux.config.StockUrl;
 import io.r2dbc.spi.Connection;
 import io.r2dbc.spi.ValidationDepth;
 import reactor.core.publisher.Mono;
@@ -23,6 +24,7 @@ public class Application {
 	private static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(5);
 
 	public static void main(String[] args) {
+		checkStockUrl();
 		checkDatabase();
 		SpringApplication.run(Application.class, args);
 	}
@@ -61,6 +63,16 @@ public class Application {
 		}
 		catch (RuntimeException ex) {
 			fail("cannot connect to the database at " + url.displayName() + ": " + message(ex));
+		}
+	}
+
+	/** A STOCK_URL that is not an http URL fails in one line too; unset, it is the default upstream. */
+	private static void checkStockUrl() {
+		try {
+			StockUrl.parse(System.getenv(StockUrl.VARIABLE));
+		}
+		catch (IllegalArgumentException ex) {
+			fail(ex.getMessage());
 		}
 	}
 

@@ -9,9 +9,11 @@ import org.springframework.test.web.reactive.server.WebTestClient;
 public final class Problems {
 
 	/** RFC 9110's reason phrases, the title of every problem. */
-	private static final Map<Integer, String> TITLES = Map.of(400, "Bad Request", 404, "Not Found", 405,
-			"Method Not Allowed", 409, "Conflict", 413, "Content Too Large", 415, "Unsupported Media Type", 422,
-			"Unprocessable Content", 500, "Internal Server Error", 503, "Service Unavailable");
+	private static final Map<Integer, String> TITLES = Map.ofEntries(Map.entry(400, "Bad Request"),
+			Map.entry(404, "Not Found"), Map.entry(405, "Method Not Allowed"), Map.entry(409, "Conflict"),
+			Map.entry(413, "Content Too Large"), Map.entry(415, "Unsupported Media Type"),
+			Map.entry(422, "Unprocessable Content"), Map.entry(500, "Internal Server Error"),
+			Map.entry(502, "Bad Gateway"), Map.entry(503, "Service Unavailable"), Map.entry(504, "Gateway Timeout"));
 
 	private Problems() {
 	}

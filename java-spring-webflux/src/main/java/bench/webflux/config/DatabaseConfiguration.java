@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.function.BiPredicate;
 
 import bench.webflux.Application;
+import bench.webflux.jdbc.JdbcConfiguration;
 import io.r2dbc.pool.ConnectionPool;
 import io.r2dbc.pool.ConnectionPoolConfiguration;
 import io.r2dbc.spi.Connection;
@@ -17,6 +18,7 @@ import reactor.pool.PooledRefMetadata;
 
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Profile;
 
 /**
  * The r2dbc-pool over r2dbc-postgresql, built here rather than by Spring Boot's auto-configuration
@@ -28,9 +30,11 @@ import org.springframework.context.annotation.Configuration;
  * <li>5 s is the longest a request waits for a connection: no acquire retry, since r2dbc-pool
  * retries the whole acquire, timeout included (Boot's default of one retry waits 10 s).</li>
  * </ul>
- * Boot's R2DBC auto-configuration backs off for this bean; Spring Data R2DBC uses it as it is.
+ * Boot's R2DBC auto-configuration backs off for this bean; Spring Data R2DBC uses it as it is. The
+ * variant jdbc-bounded-elastic has no R2DBC pool: HikariCP instead ({@link JdbcConfiguration}).
  */
 @Configuration(proxyBeanMethods = false)
+@Profile("!" + JdbcConfiguration.PROFILE)
 public class DatabaseConfiguration {
 
 	/** The longest wait for a pooled connection, and for opening one; then 503. */

@@ -8,7 +8,8 @@ import java.nio.charset.StandardCharsets;
 /**
  * The {@code postgres://user:password@host:port/database?params} form of {@code DATABASE_URL},
  * turned into what R2DBC takes: an {@code r2dbc:postgresql:} URL plus the credentials, which stay
- * out of the URL so that they never show up where it is logged.
+ * out of the URL so that they never show up where it is logged (and into PgJDBC's URL, the same
+ * way, for the variant jdbc-bounded-elastic).
  */
 public record DatabaseUrl(String r2dbcUrl, String username, String password, String displayName) {
 
@@ -50,6 +51,11 @@ public record DatabaseUrl(String r2dbcUrl, String username, String password, Str
 			password = colon < 0 ? null : decode(userInfo.substring(colon + 1));
 		}
 		return new DatabaseUrl(r2dbcUrl, username, password, hostAndPort + "/" + decode(rawDatabase));
+	}
+
+	/** The same database as a PgJDBC URL, credentials apart too (for the variant jdbc-bounded-elastic). */
+	public String jdbcUrl() {
+		return "jdbc:" + this.r2dbcUrl.substring("r2dbc:".length());
 	}
 
 	private static String decode(String raw) {

@@ -1,6 +1,7 @@
 package bench.webflux.config;
 
 import bench.webflux.Application;
+import bench.webflux.jdbc.JdbcConfiguration;
 import io.r2dbc.postgresql.PostgresqlConnectionFactory;
 import reactor.netty.http.server.HttpServer;
 
@@ -12,7 +13,7 @@ import org.springframework.core.SpringVersion;
 import org.springframework.core.env.Environment;
 import org.springframework.stereotype.Component;
 
-/** The one start-up line on stdout: stack, versions, address and pool size. */
+/** The one start-up line on stdout: stack, versions, address, pool size and stock upstream. */
 @Component
 class StartupReport {
 
@@ -28,11 +29,14 @@ class StartupReport {
 	@EventListener
 	void onReady(ApplicationReadyEvent event) {
 		int port = ((WebServerApplicationContext) event.getApplicationContext()).getWebServer().getPort();
-		System.out.printf("%s: Spring Boot %s (Spring WebFlux %s on Reactor Netty %s, r2dbc-postgresql %s, Java %s)"
-				+ " listening on %s:%d, pool size %d%n", Application.STACK, SpringBootVersion.getVersion(),
-				SpringVersion.getVersion(), version(HttpServer.class), version(PostgresqlConnectionFactory.class),
-				Runtime.version(), this.environment.getProperty("server.address", "0.0.0.0"), port,
-				this.database.poolSize());
+		String dataAccess = this.environment.matchesProfiles(JdbcConfiguration.PROFILE)
+				? "JdbcClient on HikariCP and PgJDBC, on Reactor's boundedElastic"
+				: "r2dbc-postgresql " + version(PostgresqlConnectionFactory.class);
+		System.out.printf("%s: Spring Boot %s (Spring WebFlux %s on Reactor Netty %s, %s, Java %s) listening on %s:%d,"
+				+ " pool size %d, stock upstream %s%n", Application.STACK, SpringBootVersion.getVersion(),
+				SpringVersion.getVersion(), version(HttpServer.class), dataAccess, Runtime.version(),
+				this.environment.getProperty("server.address", "0.0.0.0"), port, this.database.poolSize(),
+				StockUrl.parse(this.environment.getProperty("app.stock.url")).baseUrl());
 	}
 
 	private static String version(Class<?> type) {

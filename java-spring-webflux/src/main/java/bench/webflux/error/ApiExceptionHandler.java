@@ -28,9 +28,10 @@ import org.springframework.web.server.ServerWebInputException;
  * The one place where errors become problem JSON. Domain exceptions carry their detail; WebFlux's
  * own exceptions (unknown route, wrong method, Content-Type, body size, unreadable body, malformed
  * path id or query parameter) keep their status and headers but get a detail in the API's words;
- * the catch-all turns everything else into a 503 when the database is out of reach, or a logged
- * 500 that tells nothing of its cause. WebFlux's DispatcherHandler routes the errors raised before
- * a handler is chosen (no route, wrong method) here too.
+ * the stock upstream's failures are a 502 or a 504; the catch-all turns everything else into a 503
+ * when the database is out of reach, or a logged 500 that tells nothing of its cause. WebFlux's
+ * DispatcherHandler routes the errors raised before a handler is chosen (no route, wrong method)
+ * here too.
  */
 @RestControllerAdvice
 class ApiExceptionHandler {
@@ -75,6 +76,19 @@ class ApiExceptionHandler {
 	ResponseEntity<ProblemDetail> unavailable(ServiceUnavailableException ex) {
 		log.warn("{}: {}", ex.getMessage(), rootCause(ex));
 		return Problems.of(HttpStatus.SERVICE_UNAVAILABLE, ex.getMessage());
+	}
+
+	/** The stock upstream's fault rather than this service's: one line, no stack trace. */
+	@ExceptionHandler
+	ResponseEntity<ProblemDetail> upstreamFailed(UpstreamFailedException ex, ServerHttpRequest request) {
+		log.warn("stock upstream failed on {} {}: {}", request.getMethod(), request.getPath(), withCause(ex));
+		return Problems.of(HttpStatus.BAD_GATEWAY, ex.getMessage());
+	}
+
+	@ExceptionHandler
+	ResponseEntity<ProblemDetail> upstreamTimeout(UpstreamTimeoutException ex, ServerHttpRequest request) {
+		log.warn("stock upstream timed out on {} {}: {}", request.getMethod(), request.getPath(), withCause(ex));
+		return Problems.of(HttpStatus.GATEWAY_TIMEOUT, ex.getMessage());
 	}
 
 	/**
@@ -157,12 +171,18 @@ class ApiExceptionHandler {
 		}
 	}
 
+	/** The innermost cause, on one line: its class and, when it has one, its message. */
 	private static String rootCause(Throwable error) {
 		Throwable cause = error;
 		while (cause.getCause() != null && cause.getCause() != cause) {
 			cause = cause.getCause();
 		}
-		return cause.getClass().getSimpleName() + ": " + cause.getMessage();
+		String name = cause.getClass().getSimpleName();
+		return cause.getMessage() == null ? name : name + ": " + cause.getMessage().replaceAll("\\s*\\R\\s*", " ");
+	}
+
+	private static String withCause(Throwable error) {
+		return error.getCause() == null ? error.getMessage() : error.getMessage() + " (" + rootCause(error) + ")";
 	}
 
 }

@@ -12,12 +12,6 @@ import org.springframework.r2dbc.core.DatabaseClient;
 /** {@link ItemQueries} in SQL; Spring Data finds it by its {@code Impl} suffix. */
 class ItemQueriesImpl implements ItemQueries {
 
-	private static final String SELECT_WITH_CATEGORY = """
-			SELECT i.id, i.sku, i.name, i.price, i.stock, i.description, i.category_id, i.updated_at,
-			       c.code AS category_code, c.name AS category_name
-			FROM item i JOIN category c ON c.id = i.category_id
-			""";
-
 	private final DatabaseClient database;
 
 	ItemQueriesImpl(DatabaseClient database) {
@@ -26,7 +20,7 @@ class ItemQueriesImpl implements ItemQueries {
 
 	@Override
 	public Mono<ItemWithCategory> findWithCategory(long id) {
-		return this.database.sql(SELECT_WITH_CATEGORY + "WHERE i.id = :id")
+		return this.database.sql(FIND_WITH_CATEGORY)
 			.bind("id", id)
 			.map(ItemQueriesImpl::read)
 			.one();
@@ -34,7 +28,7 @@ class ItemQueriesImpl implements ItemQueries {
 
 	@Override
 	public Flux<ItemWithCategory> findPageWithCategory(int limit, long offset) {
-		return this.database.sql(SELECT_WITH_CATEGORY + "ORDER BY i.id LIMIT :limit OFFSET :offset")
+		return this.database.sql(FIND_PAGE_WITH_CATEGORY)
 			.bind("limit", limit)
 			.bind("offset", offset)
 			.map(ItemQueriesImpl::read)
@@ -43,8 +37,7 @@ class ItemQueriesImpl implements ItemQueries {
 
 	@Override
 	public Flux<ItemWithCategory> findPageWithCategory(long categoryId, int limit, long offset) {
-		return this.database
-			.sql(SELECT_WITH_CATEGORY + "WHERE i.category_id = :categoryId ORDER BY i.id LIMIT :limit OFFSET :offset")
+		return this.database.sql(FIND_PAGE_OF_CATEGORY_WITH_CATEGORY)
 			.bind("categoryId", categoryId)
 			.bind("limit", limit)
 			.bind("offset", offset)
@@ -54,7 +47,7 @@ class ItemQueriesImpl implements ItemQueries {
 
 	@Override
 	public Mono<Long> countAll() {
-		return this.database.sql("SELECT count(*) FROM item").map(row -> row.get(0, Long.class)).one();
+		return this.database.sql(COUNT_ALL).map(row -> row.get(0, Long.class)).one();
 	}
 
 	private static ItemWithCategory read(Readable row) {

@@ -14,6 +14,7 @@ class DatabaseUrlTest {
 		assertThat(url.username()).isEqualTo("bench");
 		assertThat(url.password()).isEqualTo("s@cret");
 		assertThat(url.displayName()).isEqualTo("127.0.0.1:55432/bench_db");
+		assertThat(url.jdbcUrl()).isEqualTo("jdbc:postgresql://127.0.0.1:55432/bench_db?sslmode=disable");
 	}
 
 	@Test

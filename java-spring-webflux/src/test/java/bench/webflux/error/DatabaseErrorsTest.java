@@ -2,6 +2,8 @@ package bench.webflux.error;
 
 import java.net.ConnectException;
 import java.nio.channels.ClosedChannelException;
+import java.sql.SQLException;
+import java.sql.SQLTransientConnectionException;
 import java.util.concurrent.TimeoutException;
 
 import io.r2dbc.spi.R2dbcDataIntegrityViolationException;
@@ -15,6 +17,8 @@ import org.junit.jupiter.params.provider.CsvSource;
 import org.springframework.dao.DataAccessResourceFailureException;
 import org.springframework.dao.DataIntegrityViolationException;
 import org.springframework.dao.DuplicateKeyException;
+import org.springframework.jdbc.CannotGetJdbcConnectionException;
+import org.springframework.jdbc.UncategorizedSQLException;
 import org.springframework.r2dbc.UncategorizedR2dbcException;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -56,6 +60,12 @@ class DatabaseErrorsTest {
 			.isEqualTo(unavailable);
 		assertThat(DatabaseErrors.isUnavailable(new RuntimeException(new R2dbcException("x", sqlState) {
 		}))).isEqualTo(unavailable);
+		// PgJDBC's, under the variant jdbc-bounded-elastic, as JdbcClient hands it over
+		SQLException jdbc = new SQLException("PostgreSQL said so", sqlState);
+		assertThat(DatabaseErrors.isUnavailable(jdbc)).isEqualTo(unavailable);
+		assertThat(DatabaseErrors.isUnavailable(new UncategorizedSQLException("x", "SELECT 1", jdbc)))
+			.isEqualTo(unavailable);
+		assertThat(DatabaseErrors.isUnavailable(new DataAccessResourceFailureException("x", jdbc))).isEqualTo(unavailable);
 	}
 
 	@Test
@@ -64,6 +74,17 @@ class DatabaseErrorsTest {
 		assertThat(DatabaseErrors.isUnavailable(new DataAccessResourceFailureException("Failed to obtain R2DBC Connection",
 				new R2dbcTimeoutException("Connection acquisition timed out after 5000ms", new TimeoutException()))))
 			.isTrue();
+	}
+
+	@Test
+	void noHikariConnectionInTimeIsAnOutageWhateverTheLastAttemptSaid() {
+		// HikariCP's connection-timeout, carrying the SQLSTATE of its last failed attempt, if any
+		for (String lastState : new String[] { null, "08001", "28P01" }) {
+			assertThat(DatabaseErrors.isUnavailable(new CannotGetJdbcConnectionException("Failed to obtain JDBC Connection",
+					new SQLTransientConnectionException("bench - Connection is not available, request timed out after 5000ms.",
+							lastState))))
+				.isTrue();
+		}
 	}
 
 	@Test
@@ -94,6 +115,9 @@ class DatabaseErrorsTest {
 		assertThat(DatabaseErrors.is(duplicate, DatabaseErrors.UNIQUE_VIOLATION)).isTrue();
 		assertThat(DatabaseErrors.is(duplicate, DatabaseErrors.FOREIGN_KEY_VIOLATION)).isFalse();
 		assertThat(DatabaseErrors.sqlState(new RuntimeException("no state"))).isEmpty();
+		var jdbcDuplicate = new DuplicateKeyException("PreparedStatementCallback; SQL [INSERT ...]",
+				new SQLException("duplicate key", "23505"));
+		assertThat(DatabaseErrors.is(jdbcDuplicate, DatabaseErrors.UNIQUE_VIOLATION)).isTrue();
 	}
 
 }

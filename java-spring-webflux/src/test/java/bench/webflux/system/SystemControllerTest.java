@@ -13,6 +13,7 @@ import org.springframework.boot.context.properties.EnableConfigurationProperties
 import org.springframework.boot.test.context.TestConfiguration;
 import org.springframework.boot.webflux.test.autoconfigure.WebFluxTest;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Import;
 import org.springframework.r2dbc.core.DatabaseClient;
 import org.springframework.test.context.TestPropertySource;
 import org.springframework.test.web.reactive.server.WebTestClient;
@@ -24,6 +25,7 @@ import static org.mockito.Mockito.doReturn;
 import static org.mockito.Mockito.mock;
 
 @WebFluxTest({ AvatarController.class, HealthController.class })
+@Import(R2dbcDatabasePing.class)
 @EnableConfigurationProperties(AvatarProperties.class)
 @TestPropertySource(properties = { "AVATAR_BASE_URL=https://pics.test/", "AVATAR_COUNT=3" })
 class SystemControllerTest {
