@@ -1,5 +1,6 @@
-"""The ceilings measured in the same run: pgbench replaying each scenario's SQL (database) and
-nginx answering `return 302` on the app's CPU set (HTTP). A stack's efficiency is its
+"""The ceilings measured in the same run: pgbench replaying each scenario's SQL (database),
+nginx answering `return 302` on the app's CPU set (HTTP), and for the outbound scenario nginx
+passing GET /items/{id}/stock on to the stock upstream (proxy). A stack's efficiency is its
 throughput divided by the ceiling of the same scenario and stage."""
 
 from __future__ import annotations
@@ -151,7 +152,8 @@ worker_processes 1;
 daemon off;
 pid {prefix}/nginx.pid;
 error_log {prefix}/error.log warn;
-events {{ worker_connections 1024; }}
+# A proxied request holds two connections: the client's and one to the stock upstream.
+events {{ worker_connections 2048; }}
 http {{
     access_log off;
     # nginx closes a keep-alive connection after 1,000 requests by default; the stacks never do.
@@ -161,7 +163,7 @@ http {{
     fastcgi_temp_path {prefix}/tmp;
     uwsgi_temp_path {prefix}/tmp;
     scgi_temp_path {prefix}/tmp;
-    server {{
+{stock_upstream}    server {{
         listen 127.0.0.1:{port};
         # What the stacks answer: 302, the Location, and no body. `return 302 URL` would add
         # nginx's 145-byte HTML page; a 418 turned into a 302 by error_page, answered by an
@@ -174,8 +176,30 @@ http {{
             return 200 "";
         }}
         location = /health {{ return 200 '{{"status":"UP"}}'; }}
-    }}
+{stock_location}    }}
 }}
+"""
+
+# The outbound scenario's ceiling: the cheapest possible GET /items/{id}/stock, nginx passing it
+# to the upstream's /stock/{id} over kept-alive connections (as many as the stacks' pools may
+# keep, never closed for a number of requests) with the contract's 1 s timeouts, and the
+# upstream's answer passed on as it is.
+NGINX_STOCK_UPSTREAM = """\
+    # The outbound scenario's ceiling: GET /items/{{id}}/stock passed on to the stock upstream.
+    upstream stock {{
+        server 127.0.0.1:{port};
+        keepalive 512;
+        keepalive_requests 1000000000;
+    }}
+"""
+NGINX_STOCK_LOCATION = """\
+        location ~ ^/items/([0-9]+)/stock$ {
+            proxy_pass http://stock/stock/$1;
+            proxy_http_version 1.1;
+            proxy_set_header Connection "";
+            proxy_connect_timeout 1s;
+            proxy_read_timeout 1s;
+        }
 """
 
 
@@ -191,14 +215,25 @@ def ensure_nginx() -> Path:
     return Path(found)
 
 
-def start_nginx(wrap: Callable[[str], str], port: int) -> tuple[subprocess.Popen[bytes], str]:
-    """Starts nginx on 127.0.0.1:port, its command wrapped by `wrap` (into the app's cgroup);
-    returns the process and its base URL."""
+def start_nginx(
+    wrap: Callable[[str], str], port: int, stock_port: int | None = None
+) -> tuple[subprocess.Popen[bytes], str]:
+    """Starts nginx on 127.0.0.1:port, its command wrapped by `wrap` (into the app's cgroup),
+    passing the stock endpoint to the upstream on `stock_port` if given; returns the process and
+    its base URL."""
     nginx = ensure_nginx()
     home = paths.HOME / "nginx"
     (home / "tmp").mkdir(parents=True, exist_ok=True)
     conf = home / "nginx.conf"
-    conf.write_text(NGINX_CONF.format(prefix=home, port=port))
+    stock = stock_port is not None
+    conf.write_text(
+        NGINX_CONF.format(
+            prefix=home,
+            port=port,
+            stock_upstream=NGINX_STOCK_UPSTREAM.format(port=stock_port) if stock else "",
+            stock_location=NGINX_STOCK_LOCATION if stock else "",
+        )
+    )
     proc = procs.spawn(
         wrap(f"exec '{nginx}' -c '{conf}' -p '{home}'"),
         cwd=paths.HOME,

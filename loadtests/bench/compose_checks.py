@@ -1,6 +1,6 @@
 """What is wrong with compose.yaml: the Compose specification's JSON schema (vendored in
-loadtests/vendor/compose-spec), then this benchmark's rules for the database, the stacks and
-the load generator."""
+loadtests/vendor/compose-spec), then this benchmark's rules for the database, the stock
+upstream, the stacks and the load generator."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ import json
 import re
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 from jsonschema import Draft202012Validator, ValidationError
 
@@ -15,7 +16,10 @@ from bench import manifest
 from bench.compose_file import (
     COMPOSE_FILE,
     DB_SERVICE,
+    UPSTREAM_CONTEXT,
+    UPSTREAM_SERVICE,
     Service,
+    build_context,
     load,
     parse_bytes,
     parse_cpus,
@@ -53,6 +57,7 @@ def compose_problems(root: Path) -> list[str]:
     if not services:
         return [*problems, f"{WHERE}: no services"]
     problems += _database_problems(services)
+    problems += _upstream_problems(services, Path(root))
     built = stack_services(services, Path(root))
     problems += _stack_problems(services, built, Path(root))
     problems += _port_problems(services)
@@ -73,8 +78,25 @@ def _database_problems(services: dict[str, Service]) -> list[str]:
     return problems
 
 
+def _upstream_problems(services: dict[str, Service], root: Path) -> list[str]:
+    """The stock upstream: built from its source, capped, healthy when it answers, and started
+    with the stacks (no profile)."""
+    upstream = services.get(UPSTREAM_SERVICE)
+    if upstream is None:
+        return [f"{WHERE}: no `{UPSTREAM_SERVICE}` service (the stock upstream, build: ./{UPSTREAM_CONTEXT})"]
+    problems = _caps_problems(UPSTREAM_SERVICE, upstream) + _healthcheck_problems(UPSTREAM_SERVICE, upstream)
+    if build_context(upstream, root) != (root / UPSTREAM_CONTEXT).resolve():
+        problems.append(f"{WHERE}: services.{UPSTREAM_SERVICE}: build it from ./{UPSTREAM_CONTEXT}")
+    if upstream.get("profiles"):
+        problems.append(
+            f"{WHERE}: services.{UPSTREAM_SERVICE} is under a profile: the stacks wait for it, so it starts with them"
+        )
+    return problems
+
+
 def _stack_problems(services: dict[str, Service], built: dict[str, Path], root: Path) -> list[str]:
-    """One service per stack directory, named as it, built from it, waiting for the database."""
+    """One service per stack directory, named as it, built from it, waiting for the database and
+    the stock upstream."""
     problems = [
         f"{WHERE}: services.{name} builds ./{context.name}: name the service {context.name}"
         for name, context in built.items()
@@ -95,18 +117,29 @@ def _stack_problems(services: dict[str, Service], built: dict[str, Path], root: 
                 f"{WHERE}: services.{name}: must wait for the database "
                 f"(depends_on: {DB_SERVICE}: condition: service_healthy)"
             )
-        others = sorted(set(depends) - {DB_SERVICE})
+        if depends.get(UPSTREAM_SERVICE) != "service_healthy":
+            problems.append(
+                f"{WHERE}: services.{name}: must wait for the stock upstream "
+                f"(depends_on: {UPSTREAM_SERVICE}: condition: service_healthy)"
+            )
+        others = sorted(set(depends) - {DB_SERVICE, UPSTREAM_SERVICE})
         if others:
             problems.append(
                 f"{WHERE}: services.{name} depends on {', '.join(others)}: "
-                f"`docker compose up {name}` must start {DB_SERVICE} and {name} only"
+                f"`docker compose up {name}` must start {DB_SERVICE}, {UPSTREAM_SERVICE} and {name} only"
             )
         environment = _environment(service)
         problems += [
             f"{WHERE}: services.{name}: no {key} in environment"
-            for key in ("DATABASE_URL", "DB_POOL_SIZE")
+            for key in ("DATABASE_URL", "DB_POOL_SIZE", "STOCK_URL")
             if not environment.get(key)
         ]
+        stock_url = environment.get("STOCK_URL")
+        if stock_url and _host_of(stock_url) != UPSTREAM_SERVICE:
+            problems.append(
+                f"{WHERE}: services.{name}: STOCK_URL={stock_url} does not name the `{UPSTREAM_SERVICE}` "
+                f"service (http://{UPSTREAM_SERVICE}:PORT)"
+            )
         if environment.get("HOST") not in (None, "0.0.0.0"):
             problems.append(
                 f"{WHERE}: services.{name}: HOST={environment['HOST']} is unreachable "
@@ -147,7 +180,7 @@ def _on_demand_problems(services: dict[str, Service], built: dict[str, Path]) ->
     if not any(repository(str(s.get("image", ""))).endswith(K6_IMAGE) for s in services.values()):
         problems.append(f"{WHERE}: no k6 service (image {K6_IMAGE}, under the loadtest profile)")
     for name, service in services.items():
-        if name == DB_SERVICE or name in built:
+        if name in (DB_SERVICE, UPSTREAM_SERVICE) or name in built:
             continue
         if not service.get("profiles"):
             problems.append(
@@ -181,6 +214,13 @@ def _healthcheck_problems(name: str, service: Service) -> list[str]:
     if not test or (isinstance(test, list) and (test[0] == "NONE" or len(test) < 2)):
         return [f"{WHERE}: services.{name}: the healthcheck has no test command"]
     return []
+
+
+def _host_of(url: str) -> str | None:
+    try:
+        return urlsplit(url).hostname
+    except ValueError:
+        return None
 
 
 def _depends_on(service: Service) -> dict[str, str]:

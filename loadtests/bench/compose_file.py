@@ -17,6 +17,11 @@ from bench.errors import BenchError
 
 COMPOSE_FILE = "compose.yaml"
 DB_SERVICE = "postgres"
+# The stock service of the outbound scenario: a role of the harness like PostgreSQL, which every
+# stack waits for and names by STOCK_URL.
+UPSTREAM_SERVICE = "upstream"
+UPSTREAM_CONTEXT = "loadtests/upstream"
+UPSTREAM_PORT = 8099
 
 Service = dict[str, Any]
 Caps = dict[str, float | int]

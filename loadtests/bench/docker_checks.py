@@ -1,8 +1,10 @@
 """The Docker path, checked without Docker: `check(root)` lists what is wrong with compose.yaml
-(bench.compose_checks) and with every stack's Dockerfile (bench.dockerfiles, then hadolint).
+(bench.compose_checks) and with every stack's Dockerfile and the stock upstream's
+(bench.dockerfiles, then hadolint).
 
 Everything these checks know of a stack's ecosystem comes from its impl.toml ([docker]): a
-stack in a language the repository has never seen needs no change here.
+stack in a language the repository has never seen needs no change here. The upstream, part of
+the harness, has no impl.toml: its Go build is described here (UPSTREAM_DOCKER).
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ from pathlib import Path
 
 from bench import manifest
 from bench.compose_checks import compose_problems
-from bench.compose_file import built_dirs, caps, parse_bytes, parse_cpus
+from bench.compose_file import UPSTREAM_CONTEXT, UPSTREAM_PORT, built_dirs, caps, parse_bytes, parse_cpus
 from bench.dockerfiles import dockerfile_problems
 from bench.errors import BenchError
 from bench.hadolint import hadolint_binary, hadolint_problems
@@ -30,6 +32,16 @@ __all__ = [
     "parse_bytes",
     "parse_cpus",
 ]
+
+
+# The stock upstream's build as a stack's [docker] would say it: go-gin's Go toolchain.
+UPSTREAM_DOCKER = manifest.Docker(
+    dependency_files=["go.mod", "go.sum"],
+    build_images=["golang"],
+    build_commands=["go build"],
+    build_packages=["golang", "golang-*"],
+    three_part_versions=["golang"],
+)
 
 
 def dockerfile_dirs(root: Path) -> list[Path]:
@@ -55,6 +67,15 @@ def check(root: Path, *, hadolint: bool = True, stacks: Collection[str] | None =
     which all stacks share, and the Dockerfiles of `stacks` (all by default)."""
     root = Path(root)
     problems = compose_problems(root)
+    # Every stack's service is built with it (it waits for the upstream), so it is always checked.
+    upstream = root / UPSTREAM_CONTEXT / "Dockerfile"
+    where = f"{UPSTREAM_CONTEXT}/Dockerfile"
+    if upstream.is_file():
+        problems += dockerfile_problems(upstream, where, UPSTREAM_DOCKER, port=UPSTREAM_PORT)
+        if hadolint:
+            problems += hadolint_problems(upstream, where, cwd=root)
+    else:
+        problems.append(f"{where}: missing (compose.yaml builds the stock upstream from it)")
     for directory in dockerfile_dirs(root):
         if stacks is not None and directory.name not in stacks:
             continue

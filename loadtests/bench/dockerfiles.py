@@ -127,8 +127,11 @@ def read(text: str) -> list[Stage]:
     return stages
 
 
-def dockerfile_problems(path: Path, where: str | None = None, docker: Docker | None = None) -> list[str]:
-    """Every rule the Dockerfile at `path` breaks; `docker` is its stack's [docker] section."""
+def dockerfile_problems(
+    path: Path, where: str | None = None, docker: Docker | None = None, *, port: int = 8080
+) -> list[str]:
+    """Every rule the Dockerfile at `path` breaks; `docker` is its stack's [docker] section, `port`
+    the one it must expose (a stack's 8080)."""
     where = where or str(path)
     try:
         stages = read(Path(path).read_text())
@@ -146,7 +149,7 @@ def dockerfile_problems(path: Path, where: str | None = None, docker: Docker | N
     for stage in stages:
         if stage.parent is None and (problem := image_pin_problem(stage.base, three_part)):
             problems.append(f"{where}:{stage.line}: FROM {problem}")
-    problems += _final_stage_problems(stages, where)
+    problems += _final_stage_problems(stages, where, port)
     if docker is None:
         problems.append(
             f"{where}: its impl.toml has no [docker] section to tell its dependency files and "
@@ -171,7 +174,7 @@ def _heredoc_problems(stages: list[Stage], where: str) -> list[str]:
     return []
 
 
-def _final_stage_problems(stages: list[Stage], where: str) -> list[str]:
+def _final_stage_problems(stages: list[Stage], where: str, port: int = 8080) -> list[str]:
     problems = []
     final = stages[-1]
     chain = final.chain()
@@ -182,8 +185,8 @@ def _final_stage_problems(stages: list[Stage], where: str) -> list[str]:
         problems.append(f"{where}:{users[-1].line}: the final stage runs as root: USER {users[-1].value}")
 
     exposed = {word.split("/")[0] for i in chain if i.keyword == "EXPOSE" for word in i.words()}
-    if "8080" not in exposed:
-        problems.append(f"{where}:{final.line}: the final stage does not EXPOSE 8080")
+    if str(port) not in exposed:
+        problems.append(f"{where}:{final.line}: the final stage does not EXPOSE {port}")
 
     env = final.env()
     if env.get("HOST") != "0.0.0.0":

@@ -4,7 +4,8 @@
   k6-operator schemas vendored in deploy/k8s/schemas/ (kubeconform -strict; bench.k8s_schemas
   made them);
 - every stack of the repository has its kustomization, written from compose.yaml by `./bench k8s`
-  (bench.k8s_stack) and unchanged since, with compose.yaml's caps as its requests and limits.
+  (bench.k8s_stack) and unchanged since, with compose.yaml's caps as its requests and limits; so
+  have PostgreSQL and the stock upstream (deploy/k8s/base/, written by hand).
 
 The files the manifests carry (db/'s schema, seed and settings; loadtests/k6/'s scripts) come from
 the kustomization.yaml beside them, which deploy/k8s/ includes as a resource: kustomize reads
@@ -22,7 +23,8 @@ from typing import Any
 
 import yaml
 
-from bench import k8s_stack, paths
+from bench import compose_file, k8s_stack, paths
+from bench.errors import BenchError
 
 DEPLOY = paths.ROOT / "deploy" / "k8s"
 SCHEMA_LOCATION = str(DEPLOY / "schemas" / "{{ .ResourceKind }}{{ .KindSuffix }}.json")
@@ -114,6 +116,17 @@ def cap_problems(kind: str, name: str, manifests: str, cpus: float, mem_bytes: i
     return problems
 
 
+def upstream_caps(root: Path) -> dict[str, Any]:
+    """compose.yaml's caps of the stock upstream, which the native runner does not apply (it runs
+    on the load generator's CPUs there) and so are not among compose_file.caps()."""
+    path = root / compose_file.COMPOSE_FILE
+    services = compose_file.services_of(compose_file.load(path))
+    if compose_file.UPSTREAM_SERVICE not in services:
+        raise BenchError(f"{path.name}: no `{compose_file.UPSTREAM_SERVICE}` service to read the upstream's caps from")
+    service = services[compose_file.UPSTREAM_SERVICE]
+    return dict(compose_file.service_caps(compose_file.UPSTREAM_SERVICE, service, path))
+
+
 def check(
     validators: Validators, stack_names: list[str], caps: dict[str, Any], root: Path = paths.ROOT
 ) -> tuple[int, list[str]]:
@@ -133,6 +146,10 @@ def check(
     stale = k8s_stack.stale(root, stack_names)
     problems += stale
     workloads = [("deploy/k8s/base/postgres", "StatefulSet", "postgres", caps["postgres"])]
+    try:
+        workloads.append(("deploy/k8s/base/upstream", "Deployment", "upstream", upstream_caps(root)))
+    except BenchError as error:
+        problems.append(str(error))
     workloads += [
         (f"deploy/k8s/stacks/{s}", "Deployment", s, caps.get(s) or caps["app"])
         for s in stack_names

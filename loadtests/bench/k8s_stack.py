@@ -21,7 +21,8 @@ STACKS_DIR = Path("deploy") / "k8s" / "stacks"
 _DURATION = re.compile(r"(?:(\d+)h)?(?:(\d+)m(?!s))?(?:(\d+)s)?")
 
 _KUSTOMIZATION = """\
-# PostgreSQL and {name}: `kubectl apply -k deploy/k8s/stacks/{name}` (docs/kubernetes.md).
+# PostgreSQL, the stock upstream and {name}: `kubectl apply -k deploy/k8s/stacks/{name}`
+# (docs/kubernetes.md).
 apiVersion: kustomize.config.k8s.io/v1beta1
 kind: Kustomization
 labels:
@@ -29,6 +30,7 @@ labels:
       app.kubernetes.io/part-of: bench
 resources:
   - ../../base/postgres
+  - ../../base/upstream
   - {name}.yaml
 """
 

@@ -147,6 +147,7 @@ class Stack(Manifest):
     _base: str | None = PrivateAttr(default=None)
     _variant: str | None = PrivateAttr(default=None)
     _own_build: bool = PrivateAttr(default=False)
+    _variant_scenarios: tuple[str, ...] | None = PrivateAttr(default=None)
 
     @property
     def directory(self) -> Path:
@@ -160,6 +161,11 @@ class Stack(Manifest):
     @property
     def variant(self) -> str | None:
         return self._variant
+
+    @property
+    def variant_scenarios(self) -> tuple[str, ...] | None:
+        """The scenarios a variant is measured in (its [variants] table's); None for a stack."""
+        return self._variant_scenarios
 
     @property
     def build_key(self) -> str:
@@ -187,6 +193,7 @@ class Stack(Manifest):
         varied._base = self.name
         varied._variant = name
         varied._own_build = chosen.build is not None
+        varied._variant_scenarios = tuple(chosen.scenarios)
         return varied
 
     def variant_stacks(self) -> list[Stack]:

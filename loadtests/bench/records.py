@@ -30,7 +30,7 @@ SCHEMA_VERSION = 1
 
 Profile = Literal["smoke", "quick", "full", "soak"]
 FaultKind = Literal["db-restart"]
-ScenarioName = Literal["read-heavy", "join-filter", "mixed", "heavy-body", "avatar"]
+ScenarioName = Literal["read-heavy", "join-filter", "mixed", "heavy-body", "avatar", "outbound"]
 CpuList = Annotated[str, StringConstraints(pattern=r"^[0-9]+(-[0-9]+)?(,[0-9]+(-[0-9]+)?)*$")]
 # An unexpected status as k6 and oha report it: the code, 0 for a transport error, or "other".
 Status = Annotated[str, StringConstraints(pattern=r"^([0-9]{1,3}|other)$")]
@@ -126,9 +126,11 @@ class Latency(Model):
     """p99.9."""
 
 
-Bound = Literal["app", "postgres", "loadgen", "postgres+loadgen"]
+Bound = Literal["app", "postgres", "loadgen", "postgres+loadgen", "loadgen+upstream", "postgres+loadgen+upstream"]
 """What used >= 90% of its CPU set during a stage: the app's core; PostgreSQL's or the load
-generator's own set; or the set they share (on two cores, CPU 1), by their CPU together."""
+generator's own set; or the set they share (on two cores, CPU 1), by their CPU together. The
+stock upstream (the outbound scenario) runs on the load generator's CPUs and counts with it,
+named: loadgen+upstream, postgres+loadgen+upstream."""
 
 
 class RoleCpu(Model):
@@ -145,7 +147,14 @@ class RoleCpu(Model):
     loadgen_cpu_share: NonNegativeFloat
     """Of the load generator's own CPU set."""
     shared_cpu_share: NonNegativeFloat | None
-    """PostgreSQL + load generator over the CPUs they share (null when their sets are apart)."""
+    """PostgreSQL + load generator (+ the stock upstream, where it ran) over the CPUs they share
+    (null when their sets are apart)."""
+    upstream_cpu_s: NonNegativeFloat | None = None
+    """The stock upstream's CPU time; absent where the scenario calls none (all but outbound)."""
+    upstream_cpu_share: NonNegativeFloat | None = None
+    """Of the load generator's CPU set, which it runs on."""
+    upstream_ms_per_request: NonNegativeFloat | None = None
+    """The upstream's CPU ms per request: what the harness pays for each call a stack makes."""
     bound_by: list[Bound]
     """Each role (or shared set) at >= 90% of its CPUs; empty: nothing was saturated."""
 
@@ -161,6 +170,39 @@ class MemoryGrowth(Model):
     second_quarter_peak_bytes: int
     last_quarter_peak_bytes: int
     growing: bool
+
+
+class JvmFigures(Model):
+    """A JVM's own counters over a step, read from outside it: its hsperfdata file, the counters
+    jstat reads (bench.measure.hsperf), without attaching to it."""
+
+    gc_pause_ms_per_s: NonNegativeFloat
+    """Stop-the-world pauses of all its collectors (sun.gc.collector.N.time: jstat's GCT), ms per
+    second of the step. ZGC's and G1's concurrent work is not in them: it is in the app's CPU."""
+    gc_pauses: NonNegativeInt
+    heap_used_peak_bytes: NonNegativeInt
+    """The highest sample of the heap's spaces in use (sun.gc.generation.N.space.M.used). G1 and
+    ZGC keep these current as they allocate (a sample may miss the top of a saw-tooth); the serial
+    collector, every standard JVM stack's, updates them at its collections only, so for it this is
+    the heap left occupied after a collection (live objects and survivors)."""
+
+
+class Resources(Model):
+    """What the app held during a step, sampled from outside it every SAMPLE_INTERVAL_S
+    (bench.measure.resources). Absent in files written before 2026-11-26."""
+
+    samples: NonNegativeInt
+    threads_peak: NonNegativeInt | None
+    """The threads of the app's processes (/proc/PID/status), the highest sample; null without cgroups."""
+    db_connections_held_peak: NonNegativeInt | None
+    """The app's PostgreSQL sessions (pg_stat_activity: the bench user's client backends in the
+    bench database), the highest sample; null: the database was out of reach."""
+    db_connections_in_use_peak: NonNegativeInt | None
+    """Of those, the most at once not idle: running a statement, or idle in a transaction."""
+    jvm: JvmFigures | None = None
+    """A JVM's GC and heap; absent for other runtimes."""
+    sampler_cpu_ms: NonNegativeFloat
+    """The sampler's own CPU over the step, on the load generator's CPUs (docs/method.md)."""
 
 
 class Stage(Model):
@@ -198,6 +240,8 @@ class Stage(Model):
     oom: bool
     cpu: RoleCpu | None = None
     """Every role's CPU and what bound the stage (absent in files before the ladder)."""
+    resources: Resources | None = None
+    """Threads, database connections and a JVM's GC and heap, sampled during the stage."""
 
 
 StopReason = Literal["delivered", "dropped", "errors", "p99", "no-latency", "failed"]
@@ -228,7 +272,8 @@ class LadderStep(Model):
     app_peak_memory_bytes: int | None
     cpu: RoleCpu | None
     loadgen_bound: bool = False
-    """The load generator alone used >= half its CPUs (false in files before method v3)."""
+    """The load generator used >= half its CPUs, with the stock upstream's CPU where it ran on them
+    (false in files before method v3)."""
     oom: bool
     held: bool
     stop_reasons: list[StopReason]
@@ -236,6 +281,11 @@ class LadderStep(Model):
     iterations > 1%, an unexpected status, p99 over the objective."""
     bisection: bool = False
     """A step of the bisection after the ladder's first step not held (method v3)."""
+    resources: Resources | None = None
+    """Threads, database connections and a JVM's GC and heap, sampled during the step."""
+    probe: bool = False
+    """A short probe step, which only guides the ladder: capacity rests on the full-length steps
+    (false in files before the probes, whose steps are all full-length)."""
 
 
 class Ladder(Model):
@@ -244,10 +294,13 @@ class Ladder(Model):
     """The scenario's offered rates; the ladder stops at the first step not held."""
     bisect_ratio: PositiveFloat | None = None
     """Bisected to held and not held this ratio apart (null before method v3: no bisection)."""
+    probe_s: PositiveFloat | None = None
+    """A probe step's seconds (null before the probes)."""
     steps: list[LadderStep]
-    """In the order run: the ladder's, then the bisection's."""
+    """In the order run: the probes' ladder and bisection, then the full-length steps."""
     capacity_rps: NonNegativeFloat | None
-    """The highest offered rate held below every rate not held (null: not even the first)."""
+    """The highest offered rate held at full length below every full-length rate not held (null:
+    none held)."""
     capacity_lower_bound: bool = False
     """Every rate held, or the lowest not held was load-generator-bound (method v3)."""
 

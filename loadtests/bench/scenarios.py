@@ -36,13 +36,15 @@ SOAK_SCENARIO = "mixed"
 
 @dataclass(frozen=True)
 class OpenTiming:
-    """The open model's seconds: each ladder step's least seconds and least requests (a step lasts
-    until both are reached, `step_seconds`), the steady-state warm-up's windows and cap, and the
-    closed-model stages run after the ladder (the replication, without ramps: the stack is warm,
-    and the ladder already measured what matters, so they are short outside the full profile)."""
+    """The open model's seconds: each full-length ladder step's least seconds and least requests
+    (a step lasts until both are reached, `step_seconds`), a probe step's seconds, the
+    steady-state warm-up's windows and cap, and the closed-model stages run after the ladder (the
+    replication, without ramps: the stack is warm, and the ladder already measured what matters,
+    so they are short outside the full profile)."""
 
     step_s: int
     step_requests: int
+    probe_s: int
     window_s: int
     cap_s: int
     replication_stage_s: int
@@ -50,11 +52,14 @@ class OpenTiming:
 
 # A p99 from 2,000 requests is their 20th slowest: the published quick run's 5 s steps of 600 to
 # 1,250 requests put it on the 6th to 13th, and three runs of a stack spanned one or two steps
-# (issue 31). Smoke only checks that the runner works.
+# (issue 31). Only full-length steps decide a capacity; the probes that find where to put them are
+# short, as a probe's error costs one more full-length step, not a wrong capacity (the quick
+# profile's 3 s probes cut its ladders from about 11 full steps a scenario to about 8 probes and 2
+# full steps). Smoke only checks that the runner works.
 OPEN_TIMING = {
-    "smoke": OpenTiming(step_s=3, step_requests=0, window_s=2, cap_s=20, replication_stage_s=3),
-    "quick": OpenTiming(step_s=10, step_requests=2_000, window_s=3, cap_s=60, replication_stage_s=3),
-    "full": OpenTiming(step_s=60, step_requests=2_000, window_s=5, cap_s=600, replication_stage_s=600),
+    "smoke": OpenTiming(step_s=3, step_requests=0, probe_s=2, window_s=2, cap_s=20, replication_stage_s=3),
+    "quick": OpenTiming(step_s=10, step_requests=2_000, probe_s=3, window_s=3, cap_s=60, replication_stage_s=3),
+    "full": OpenTiming(step_s=60, step_requests=2_000, probe_s=10, window_s=5, cap_s=600, replication_stage_s=600),
 }
 # The bisection after the ladder's first step not held ends once the highest rate held and the
 # lowest not held are at most this ratio apart: capacity to within 10%, where the ladder's ×1.5
@@ -177,6 +182,7 @@ def _probes(dialect: DialectPaths) -> dict[str, Probe]:
             "/categories", content=json.dumps({"code": f"P-{uuid.uuid4().hex[:20]}", "name": "probe"}), headers=JSON
         ),
         "avatar": lambda c: c.get("/avatar"),
+        "item_stock": lambda c: c.get(f"/items/{random.randint(1, 100_000)}/stock"),
     }
 
 
@@ -205,6 +211,9 @@ class Scenario:
     """A read-only scenario's endpoints and weights, as its k6 script has them: its steady state
     and ladder are sent by oha from a URL list of this mix (bench.measure.urls), which costs the
     CPU it shares with PostgreSQL a fraction of what k6 does."""
+    upstream: bool = False
+    """Its stacks call the stock upstream (bench.upstream): the runner starts it for this
+    scenario's jobs, on the load generator's CPUs, and measures its CPU like a role's."""
 
     @property
     def ladder_tool(self) -> str:
@@ -216,6 +225,11 @@ class Scenario:
             object.__setattr__(self, "warm_rate", self.rates[0])
 
 
+# Each ladder starts at about half the lowest capacity any stack showed in the published quick run
+# (results/raw/quick: read-heavy 120, join-filter 250, mixed 160, heavy-body 200, avatar 800
+# req/s): a step below that tells nothing the first one does not, and the common rate, the highest
+# of these rates every stack holds, lies above it. Each tops out above the highest capacity seen
+# (join-filter's pgbench ceiling held 4,000), so that a stack stops before its ladder does.
 SCENARIOS: dict[str, Scenario] = {
     s.name: s
     for s in (
@@ -224,7 +238,7 @@ SCENARIOS: dict[str, Scenario] = {
             "k6",
             (50, 100, 200),
             ("items_page", "items_by_category", "category_items", "categories_page"),
-            rates=(50, 80, 120, 180, 270, 400),
+            rates=(80, 120, 180, 270, 400, 600),
             objective_ms=500.0,
             warm_rate=120,
             read_mix=(("items_page", 50), ("items_by_category", 20), ("category_items", 20), ("categories_page", 10)),
@@ -234,7 +248,7 @@ SCENARIOS: dict[str, Scenario] = {
             "k6",
             (60, 120),
             ("items_by_category", "item_by_id"),
-            rates=(60, 100, 160, 250, 400, 630, 1000, 1600, 2500, 4000),
+            rates=(160, 250, 400, 630, 1000, 1600, 2500, 4000, 6300),
             objective_ms=100.0,
             warm_rate=400,
             read_mix=(("items_by_category", 70), ("item_by_id", 30)),
@@ -253,7 +267,7 @@ SCENARIOS: dict[str, Scenario] = {
                 "category_create",
             ),
             writes=True,
-            rates=(60, 100, 160, 250, 400, 630),
+            rates=(100, 160, 250, 400, 630, 1000),
             objective_ms=250.0,
             warm_rate=160,
         ),
@@ -263,7 +277,7 @@ SCENARIOS: dict[str, Scenario] = {
             (30, 60),
             ("item_create", "item_replace"),
             writes=True,
-            rates=(80, 125, 200, 320, 500, 800, 1250, 2000),
+            rates=(125, 200, 320, 500, 800, 1250, 2000, 3200),
             objective_ms=100.0,
             warm_rate=320,
         ),
@@ -275,6 +289,22 @@ SCENARIOS: dict[str, Scenario] = {
             rates=(800, 2_000, 5_000, 12_000, 30_000, 75_000),
             objective_ms=10.0,
             warm_rate=2_000,
+        ),
+        # HTTP in, HTTP out, no PostgreSQL: each request waits 1-50 ms on the stock upstream, so
+        # at rate r about r × 26 ms requests are in flight (200 at 8,000 req/s), and what a stack's
+        # concurrency model costs per request waiting shows. The p99 objective leaves room for the
+        # upstream's own 50 ms. The closed stage: the REST-client write-up's 200 users, without
+        # its think time (oha has none), so 200 requests always in flight.
+        Scenario(
+            "outbound",
+            "oha",
+            (200,),
+            ("item_stock",),
+            rates=(125, 200, 320, 500, 800, 1250, 2000, 3200, 5000, 8000),
+            objective_ms=100.0,
+            warm_rate=800,
+            read_mix=(("item_stock", 100),),
+            upstream=True,
         ),
     )
 }
@@ -311,11 +341,11 @@ class Observed:
     """What an earlier run of the same stack × scenario took: the estimate follows it."""
 
     steady_s: float | None
-    ladder_rates: tuple[float, ...] | None
-    """Every step's offered rate, the bisection's included."""
-    bisect_from: tuple[float, float] | None = None
-    """A run before the bisection existed: the rate it held and the next it did not, which a
-    bisection would start from now."""
+    probe_rates: tuple[float, ...] | None
+    """Every probe's offered rate, their bisection's included (bench.measure.plan.observed_runs
+    reads a run from before the probes as the probes it would run now)."""
+    full_rates: tuple[float, ...] | None = None
+    """Every full-length step's offered rate."""
 
 
 def estimate_seconds(
@@ -359,17 +389,18 @@ def estimate_seconds(
 
 
 def _ladder_s(scenario: Scenario, profile: str, observed: Observed | None, per_run: float) -> float:
-    """The ladder's steps and its bisection's: the rates an earlier run stepped, else a share of
-    the scenario's rates, the last of them not held."""
-    if observed is not None and observed.ladder_rates is not None:
-        rates, bisect_from = list(observed.ladder_rates), observed.bisect_from
-    else:
-        rates = [float(r) for r in scenario.rates[: max(1, round(DEFAULT_LADDER_SHARE * len(scenario.rates)))]]
-        bisect_from = (rates[-2], rates[-1]) if len(rates) > 1 else None
-    if bisect_from is not None:
-        rates += bisection_rates(*bisect_from)
+    """The probes and the full-length steps: those an earlier run stepped; else the probes up a
+    share of the scenario's rates, the last of them not held, and their bisection, then two
+    full-length steps around the capacity they found."""
     timing = OPEN_TIMING[profile]
-    return sum(step_seconds(timing, rate) + per_run for rate in rates)
+    if observed is not None and observed.probe_rates is not None:
+        probes, full = list(observed.probe_rates), list(observed.full_rates or ())
+    else:
+        probes = [float(r) for r in scenario.rates[: max(1, round(DEFAULT_LADDER_SHARE * len(scenario.rates)))]]
+        bracket = bisection_rates(probes[-2], probes[-1]) if len(probes) > 1 else []
+        probes += bracket
+        full = [bracket[-1] if bracket else probes[-1]] * 2
+    return sum(timing.probe_s + per_run for _ in probes) + sum(step_seconds(timing, rate) + per_run for rate in full)
 
 
 def replication_stages(scenario: Scenario, profile: str) -> tuple[int, ...]:

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import httpx
 
-from bench import paths, procs, system
+from bench import paths, procs, system, upstream
 from bench.errors import BenchError
 from bench.manifest import Stack
 
@@ -113,12 +113,14 @@ def start(
     *,
     port: int,
     database_url: str,
+    stock_url: str = upstream.DEFAULT_URL,
     extra_env: dict[str, str] | None = None,
     log_name: str | None = None,
     command: str | None = None,
 ) -> Running:
-    """Starts the stack (its run command, or `command` wrapping it) and waits for its first
-    healthy /health."""
+    """Starts the stack (its run command, or `command` wrapping it) with the environment of
+    spec/API.md's process contract, and waits for its first healthy /health. `stock_url` names
+    the stock upstream its GET /items/{id}/stock asks (bench.upstream, or a test's fake)."""
     from bench.postgres import port_in_use
 
     if port_in_use(port):
@@ -129,6 +131,7 @@ def start(
             "PORT": str(port),
             "DATABASE_URL": database_url,
             "DB_POOL_SIZE": DEFAULT_POOL_SIZE,
+            "STOCK_URL": stock_url,
             **(extra_env or {}),
         },
         run=True,

@@ -86,18 +86,35 @@ def pytest_command(target: str, report: Path, *extra: str) -> list[str]:
 # One conformance suite for every dialect; CONFORMANCE_DIALECT tells it the representation the
 # stack serves (manifest.Manifest.dialect), and the cases of the other dialect are left out.
 CONFORMANCE_SUITE = paths.SPEC_DIR / "conformance"
+# The suite fakes the stock upstream of GET /items/{id}/stock in its own process
+# (spec/conformance/stock_upstream.py), on a port chosen here: the stack's STOCK_URL names it, and
+# the suite is told the port (and, where the stack runs elsewhere, the address to listen on).
+UPSTREAM_PORT_VARIABLE = "CONFORMANCE_UPSTREAM_PORT"
+UPSTREAM_HOST_VARIABLE = "CONFORMANCE_UPSTREAM_HOST"
 
 
-def conformance_env(stack: Stack) -> dict[str, str]:
-    return {"CONFORMANCE_DIALECT": stack.dialect}
+def conformance_env(stack: Stack, upstream_port: int) -> dict[str, str]:
+    return {"CONFORMANCE_DIALECT": stack.dialect, UPSTREAM_PORT_VARIABLE: str(upstream_port)}
+
+
+def free_port_besides(taken: int) -> int:
+    """A free port other than `taken`, which is chosen but not yet listened on."""
+    while (port := stacks.free_port()) == taken:
+        pass
+    return port
 
 
 def run_conformance(stack: Stack, cluster: Cluster, result: StackResult) -> None:
     suite = CONFORMANCE_SUITE
     cluster.reset()
     port = stacks.free_port()
+    upstream_port = free_port_besides(port)
     running = stacks.start(
-        stack, port=port, database_url=cluster.url(), log_name=f"{stack.name}-conformance-server.log"
+        stack,
+        port=port,
+        database_url=cluster.url(),
+        stock_url=f"http://127.0.0.1:{upstream_port}",
+        log_name=f"{stack.name}-conformance-server.log",
     )
     log = paths.LOGS / f"{stack.name}-conformance.log"
     report = paths.LOGS / f"{stack.name}-conformance.xml"
@@ -110,7 +127,7 @@ def run_conformance(stack: Stack, cluster: Cluster, result: StackResult) -> None
             "BENCH_DB_START": cluster.start_command(),
             "CONFORMANCE_STRICT": "1",
             "PYTHONDONTWRITEBYTECODE": "1",
-            **conformance_env(stack),
+            **conformance_env(stack, upstream_port),
         }
         code = procs.run(pytest_command(str(suite), report), cwd=paths.ROOT, env=env, log=log, timeout_s=900)
     finally:
@@ -457,43 +474,51 @@ def run_fuzz(
     result: StackResult | None = None,
 ) -> StackResult:
     """Fuzzes one stack on a fresh database; its findings become a failed step."""
-    from bench import fuzz
+    from bench import fuzz, upstream
 
     result = result or StackResult(stack.name)
     spec = fuzz.spec_for(stack.dialect)
     try:
         stacks.build(stack)
-        for attempt in (1, 2):
-            with console.status(
-                f"[bold]{stack.name}[/]: fuzzing from {spec.name} "
-                f"({max_examples} examples per operation, at most {seconds:.0f} s)"
-            ):
-                cluster.reset()
-                running = stacks.start(
-                    stack, port=stacks.free_port(), database_url=cluster.url(), log_name=f"fuzz/{stack.name}-server.log"
-                )
-                try:
-                    outcome = fuzz.fuzz_stack(
-                        running.base_url,
-                        max_examples=max_examples,
-                        seconds=seconds,
-                        log=paths.LOGS / "fuzz" / f"{stack.name}.log",
-                        spec=spec,
+        # GET /items/{id}/stock asks the real stock service, without its delay: every fuzzed id
+        # is answered at once (200, or 404 past the seed's items), never with the 502 of an
+        # upstream that is not there nor after a timeout.
+        with upstream.running(stacks.free_port(), delay_ms="0") as stock:
+            for attempt in (1, 2):
+                with console.status(
+                    f"[bold]{stack.name}[/]: fuzzing from {spec.name} "
+                    f"({max_examples} examples per operation, at most {seconds:.0f} s)"
+                ):
+                    cluster.reset()
+                    running = stacks.start(
+                        stack,
+                        port=stacks.free_port(),
+                        database_url=cluster.url(),
+                        stock_url=stock.url,
+                        log_name=f"fuzz/{stack.name}-server.log",
                     )
-                    if not running.alive():
-                        fuzz.note_exit(outcome, running.proc.returncode, running.log)
-                finally:
-                    running.stop()
-            if not outcome.fuzzer_crashed or attempt == 2:
-                break
-            # A crash of the fuzzer proves nothing about the stack; once more with a new seed.
-            # Twice in a row stays a failure: a pass that could not test is no pass.
-            console.print(
-                f"{stack.name}: fuzz {outcome.summary()}, "
-                + "; ".join(f"{f.title}: {f.message}" for f in outcome.failures)
-                + " — fuzzing again with a new seed",
-                markup=False,
-            )
+                    try:
+                        outcome = fuzz.fuzz_stack(
+                            running.base_url,
+                            max_examples=max_examples,
+                            seconds=seconds,
+                            log=paths.LOGS / "fuzz" / f"{stack.name}.log",
+                            spec=spec,
+                        )
+                        if not running.alive():
+                            fuzz.note_exit(outcome, running.proc.returncode, running.log)
+                    finally:
+                        running.stop()
+                if not outcome.fuzzer_crashed or attempt == 2:
+                    break
+                # A crash of the fuzzer proves nothing about the stack; once more with a new seed.
+                # Twice in a row stays a failure: a pass that could not test is no pass.
+                console.print(
+                    f"{stack.name}: fuzz {outcome.summary()}, "
+                    + "; ".join(f"{f.title}: {f.message}" for f in outcome.failures)
+                    + " — fuzzing again with a new seed",
+                    markup=False,
+                )
     except BenchError as error:
         result.steps["fuzz"] = Step(False, str(error).splitlines()[0])
         result.failed += 1

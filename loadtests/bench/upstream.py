@@ -1,6 +1,6 @@
 """The stock service the outbound scenario's stacks call (loadtests/upstream/, Go's standard
 library only): built from its source into the runner's bin directory, started beside PostgreSQL,
-and named to a stack by STOCK_URL."""
+and named to a stack by STOCK_URL (bench.stacks.start)."""
 
 from __future__ import annotations
 
@@ -10,9 +10,10 @@ import shlex
 import shutil
 import subprocess
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from pathlib import Path
 
 import httpx
 
@@ -24,12 +25,17 @@ BINARY = "stock-upstream"
 # The stock service's own default, and the delay of the write-up it stands for: 1-50 ms.
 DEFAULT_DELAY_MS = "1-50"
 READY_TIMEOUT_S = 10.0
+# Its own default port, and the stacks' default STOCK_URL (spec/API.md).
+DEFAULT_PORT = 8099
+# How far past DEFAULT_PORT a free one is looked for.
+PORTS_TRIED = 100
 
 
 @dataclass
 class Upstream:
     proc: subprocess.Popen[bytes]
     url: str
+    log: Path
 
 
 def _fingerprint() -> str:
@@ -63,21 +69,53 @@ def build() -> str:
     return str(binary)
 
 
-def start(port: int, *, delay_ms: str = DEFAULT_DELAY_MS, seed: int = 1, command_prefix: str = "") -> Upstream:
-    """Starts the stock service on 127.0.0.1:`port` and waits for its /health; `command_prefix`
-    places it (a cgroup, a CPU set) as the caller measures it."""
+def url_of(port: int) -> str:
+    """The STOCK_URL of the stock service on 127.0.0.1:`port`."""
+    return f"http://127.0.0.1:{port}"
+
+
+DEFAULT_URL = url_of(DEFAULT_PORT)
+
+
+def free_port(first: int = DEFAULT_PORT) -> int:
+    """`first`, or the next port after it that a server could listen on. Below the kernel's
+    ephemeral range, where no outgoing connection takes it meanwhile (the runner chooses it at
+    the start of a run and starts the service later, for the scenario that calls it)."""
+    from bench.postgres import port_in_use
+
+    for port in range(first, first + PORTS_TRIED):
+        if not port_in_use(port):
+            return port
+    raise BenchError(f"no free port for the stock service in {first}-{first + PORTS_TRIED - 1}")
+
+
+def start(
+    port: int,
+    *,
+    delay_ms: str = DEFAULT_DELAY_MS,
+    seed: int = 1,
+    wrap: Callable[[str], str] | None = None,
+    log_name: str = "upstream.log",
+) -> Upstream:
+    """Starts the stock service on 127.0.0.1:`port` and waits for its /health; `wrap` places its
+    command (a cgroup, a CPU set) as the caller measures it."""
+    from bench.postgres import port_in_use
+
     binary = build()
+    if port_in_use(port):
+        raise BenchError(f"port {port} is in use: the stock service cannot listen there")
     env = dict(os.environ, HOST="127.0.0.1", PORT=str(port), UPSTREAM_DELAY_MS=delay_ms, UPSTREAM_SEED=str(seed))
-    log = paths.LOGS / "upstream.log"
-    proc = procs.spawn(f"{command_prefix}exec {shlex.quote(binary)}", cwd=paths.HOME, env=env, log=log)
-    url = f"http://127.0.0.1:{port}"
+    log = paths.LOGS / log_name
+    command = f"exec {shlex.quote(binary)}"
+    proc = procs.spawn(wrap(command) if wrap else command, cwd=paths.HOME, env=env, log=log)
+    url = url_of(port)
     deadline = time.monotonic() + READY_TIMEOUT_S
     while True:
         if proc.poll() is not None:
             raise BenchError(f"the stock service exited with code {proc.returncode}; see {log}\n{procs.tail(log, 10)}")
         try:
             if httpx.get(f"{url}/health", timeout=1).status_code == 200:
-                return Upstream(proc, url)
+                return Upstream(proc, url, log)
         except httpx.HTTPError:
             pass
         if time.monotonic() > deadline:
@@ -87,9 +125,16 @@ def start(port: int, *, delay_ms: str = DEFAULT_DELAY_MS, seed: int = 1, command
 
 
 @contextmanager
-def running(port: int, *, delay_ms: str = DEFAULT_DELAY_MS, seed: int = 1) -> Iterator[Upstream]:
+def running(
+    port: int,
+    *,
+    delay_ms: str = DEFAULT_DELAY_MS,
+    seed: int = 1,
+    wrap: Callable[[str], str] | None = None,
+    log_name: str = "upstream.log",
+) -> Iterator[Upstream]:
     """The stock service for the length of a block, stopped however the block ends."""
-    upstream = start(port, delay_ms=delay_ms, seed=seed)
+    upstream = start(port, delay_ms=delay_ms, seed=seed, wrap=wrap, log_name=log_name)
     try:
         yield upstream
     finally:

@@ -1,5 +1,5 @@
-"""Repository roots for the Docker checks' tests: a compose.yaml and stacks that pass every rule,
-for a test to break one thing of."""
+"""Repository roots for the Docker checks' tests: a compose.yaml, stacks and a stock upstream that
+pass every rule, for a test to break one thing of."""
 
 from __future__ import annotations
 
@@ -51,6 +51,26 @@ GOOD_DOCKERFILE = textwrap.dedent("""\
 """)
 
 
+# The stock upstream's: the stacks' Go build, on its own port.
+GOOD_UPSTREAM_DOCKERFILE = textwrap.dedent("""\
+    # syntax=docker/dockerfile:1
+    FROM golang:1.26.8-bookworm AS build
+    WORKDIR /src
+    COPY go.mod ./
+    RUN go mod download
+    COPY *.go ./
+    RUN CGO_ENABLED=0 go build -o /out/upstream .
+
+    FROM debian:12.12-slim
+    RUN useradd --system --uid 10001 --no-create-home app
+    COPY --from=build /out/upstream /app/upstream
+    ENV HOST=0.0.0.0 PORT=8099
+    EXPOSE 8099
+    USER 10001
+    ENTRYPOINT ["/app/upstream"]
+""")
+
+
 def manifest_text(name: str, docker: str | None = GO_TOML) -> str:
     """A valid impl.toml for a stack named `name`, with `docker` as its [docker] section."""
     return VALID.split("[docker]")[0].replace('name = "demo"', f'name = "{name}"') + (docker or "")
@@ -65,6 +85,12 @@ def minimal_compose(stacks: tuple[str, ...] = ("demo",)) -> dict[str, Any]:
             "mem_limit": "1g",
             "healthcheck": {"test": ["CMD", "pg_isready", "--host=127.0.0.1"]},
         },
+        "upstream": {
+            "build": "./loadtests/upstream",
+            "cpus": 1,
+            "mem_limit": "64m",
+            "healthcheck": {"test": ["CMD", "bash", "-c", "exec 3<>/dev/tcp/127.0.0.1/8099"]},
+        },
         "k6": {"image": "grafana/k6:1.8.1", "profiles": ["loadtest"]},
     }
     for i, name in enumerate(stacks):
@@ -78,8 +104,12 @@ def minimal_compose(stacks: tuple[str, ...] = ("demo",)) -> dict[str, Any]:
                 "DB_POOL_SIZE": "10",
                 "HOST": "0.0.0.0",
                 "PORT": "8080",
+                "STOCK_URL": "http://upstream:8099",
             },
-            "depends_on": {"postgres": {"condition": "service_healthy"}},
+            "depends_on": {
+                "postgres": {"condition": "service_healthy"},
+                "upstream": {"condition": "service_healthy"},
+            },
             "healthcheck": {"test": ["CMD", "/app/server", "healthcheck"]},
         }
     return {"services": services}
@@ -91,7 +121,11 @@ def make_root(
     stacks: tuple[str, ...] = ("demo",),
     dockerfile: str | None = GOOD_DOCKERFILE,
     docker: str | None = GO_TOML,
+    upstream_dockerfile: str | None = GOOD_UPSTREAM_DOCKERFILE,
 ) -> Path:
+    if upstream_dockerfile is not None:
+        (tmp_path / "loadtests" / "upstream").mkdir(parents=True)
+        (tmp_path / "loadtests" / "upstream" / "Dockerfile").write_text(upstream_dockerfile)
     for name in stacks:
         (tmp_path / name).mkdir()
         (tmp_path / name / "impl.toml").write_text(manifest_text(name, docker))

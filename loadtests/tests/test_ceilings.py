@@ -7,7 +7,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from bench import ceilings, paths, postgres, procs, scenarios, stacks
+from bench import ceilings, paths, postgres, procs, scenarios, stacks, upstream
 
 
 def test_the_pgbench_command_weights_every_script_of_the_mix():
@@ -56,6 +56,27 @@ def test_nginx_answers_the_avatar_302_inside_the_wrapper_it_is_given(tmp_path, m
         assert len(wrapped) == 1 and "nginx" in wrapped[0]
     finally:
         procs.stop(proc)
+
+
+@pytest.mark.skipif(
+    shutil.which("nginx") is None and not Path("/usr/sbin/nginx").exists(), reason="nginx is not installed"
+)
+def test_the_proxy_ceiling_passes_the_stock_call_to_the_upstream_and_its_answer_back(tmp_path, monkeypatch):
+    monkeypatch.setattr(paths, "HOME", tmp_path)
+    with upstream.running(stacks.free_port(), delay_ms="0") as stock:
+        stock_port = int(stock.url.rsplit(":", 1)[1])
+        proc, base_url = ceilings.start_nginx(lambda command: command, stacks.free_port(), stock_port=stock_port)
+        try:
+            with httpx.Client(base_url=base_url) as client:
+                answer = client.get("/items/12345/stock")
+                assert answer.status_code == 200 and answer.json() == {"itemId": 12345, "quantity": 55}
+                assert answer.headers["content-type"] == "application/json"
+                assert client.get("/items/100001/stock").status_code == 404
+                # The avatar's ceiling is still there, and nothing else is passed on.
+                assert client.get("/avatar").status_code == 302
+                assert client.get("/items/x/stock").status_code >= 400
+        finally:
+            procs.stop(proc)
 
 
 @pytest.mark.postgres

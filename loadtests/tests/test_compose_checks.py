@@ -36,8 +36,19 @@ def test_the_real_compose_file_has_a_service_per_stack_directory_and_ports_from_
     for i, name in enumerate(order):
         assert services[name]["build"] == f"./{name}"
         assert services[name]["ports"] == [f"{8081 + i}:8080"]
-        assert services[name]["depends_on"] == {"postgres": {"condition": "service_healthy"}}
+        assert services[name]["depends_on"] == {
+            "postgres": {"condition": "service_healthy"},
+            "upstream": {"condition": "service_healthy"},
+        }
+        assert services[name]["environment"]["STOCK_URL"] == "http://upstream:8099"
     assert services["k6"]["profiles"] == ["loadtest"]
+
+
+def test_the_real_upstream_service_is_built_from_its_source_and_publishes_no_host_port():
+    upstream = yaml.safe_load((ROOT / "compose.yaml").read_text())["services"]["upstream"]
+    assert upstream["build"] == "./loadtests/upstream"
+    assert "ports" not in upstream and "profiles" not in upstream
+    assert "8099" in " ".join(upstream["healthcheck"]["test"])
 
 
 def test_the_real_caps():
@@ -117,13 +128,17 @@ def test_a_disabled_healthcheck(tmp_path):
 
 def test_a_stack_that_does_not_wait_for_a_healthy_database(tmp_path):
     def change(s):
-        s["demo"]["depends_on"] = ["postgres"]  # the list form: service_started only
+        s["demo"]["depends_on"] = ["postgres", "upstream"]  # the list form: service_started only
 
-    one_problem(broken(tmp_path, change), "services.demo", "condition: service_healthy")
+    problems = broken(tmp_path, change)
+    assert len(problems) == 2, problems
+    assert all("services.demo" in p and "condition: service_healthy" in p for p in problems)
 
 
 def test_a_stack_without_depends_on(tmp_path):
-    one_problem(broken(tmp_path, lambda s: s["demo"].pop("depends_on")), "must wait for the database")
+    problems = broken(tmp_path, lambda s: s["demo"].pop("depends_on"))
+    assert len(problems) == 2, problems
+    assert "must wait for the database" in problems[0] and "must wait for the stock upstream" in problems[1]
 
 
 def test_a_stack_depending_on_another_stack(tmp_path):
@@ -133,8 +148,44 @@ def test_a_stack_depending_on_another_stack(tmp_path):
     one_problem(
         broken(tmp_path, change, ("a", "b")),
         "services.a depends on b",
-        "`docker compose up a` must start postgres and a only",
+        "`docker compose up a` must start postgres, upstream and a only",
     )
+
+
+def test_a_stack_that_does_not_wait_for_a_healthy_upstream(tmp_path):
+    def change(s):
+        s["demo"]["depends_on"]["upstream"] = {"condition": "service_started"}
+
+    one_problem(broken(tmp_path, change), "services.demo", "upstream: condition: service_healthy")
+
+
+def test_a_stack_without_a_stock_url(tmp_path):
+    one_problem(broken(tmp_path, lambda s: s["demo"]["environment"].pop("STOCK_URL")), "no STOCK_URL")
+
+
+def test_a_stock_url_that_does_not_name_the_upstream_service(tmp_path):
+    def change(s):
+        s["demo"]["environment"]["STOCK_URL"] = "http://127.0.0.1:8099"
+
+    one_problem(broken(tmp_path, change), "STOCK_URL=http://127.0.0.1:8099", "`upstream` service")
+
+
+def test_no_upstream_service(tmp_path):
+    problems = broken(tmp_path, lambda s: s.pop("upstream"))
+    assert "no `upstream` service" in problems[0], problems
+
+
+def test_an_upstream_built_elsewhere_under_a_profile_without_caps_or_healthcheck(tmp_path):
+    def change(s):
+        s["upstream"].update(build="./loadtests/stock", profiles=["loadtest"])
+        for key in ("cpus", "healthcheck"):
+            s["upstream"].pop(key)
+
+    problems = broken(tmp_path, change)
+    assert len(problems) == 4, problems
+    assert all("services.upstream" in p for p in problems)
+    assert any("build it from ./loadtests/upstream" in p for p in problems)
+    assert any("starts with them" in p for p in problems)
 
 
 def test_postgres_without_caps_or_healthcheck(tmp_path):

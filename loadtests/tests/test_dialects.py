@@ -108,6 +108,7 @@ PATHS = {
         r"POST /categories",
         r"PUT /items/\d+",
         r"DELETE /items/\d+",
+        r"GET /items/\d+/stock",
     ],
     "hal": [
         r"GET /items/\d+\?projection=inlineCategory",
@@ -120,6 +121,8 @@ PATHS = {
         r"PUT /items/\d+",
         r"PUT /items/\d+/category",
         r"DELETE /items/\d+",
+        # The outbound call: the same path in both dialects.
+        r"GET /items/\d+/stock",
     ],
 }
 
@@ -169,7 +172,7 @@ def test_mixed_sends_each_dialects_paths_and_counts_a_replace_as_one_operation(r
 
 
 @needs_k6
-@pytest.mark.parametrize("scenario", ["read-heavy", "join-filter", "heavy-body"])
+@pytest.mark.parametrize("scenario", ["read-heavy", "join-filter", "heavy-body", "outbound"])
 def test_every_scenario_sends_the_hal_paths(recorder, tmp_path, scenario):
     base_url, seen = recorder
     summary, _ = run_k6(base_url, scenario, tmp_path, "hal")

@@ -4,7 +4,15 @@ stack's Dockerfile with what its impl.toml says of its ecosystem, then hadolint.
 from __future__ import annotations
 
 import pytest
-from docker_roots import GOOD_DOCKERFILE, ROOT, make_root, minimal_compose, one_problem, write_dockerfile
+from docker_roots import (
+    GOOD_DOCKERFILE,
+    GOOD_UPSTREAM_DOCKERFILE,
+    ROOT,
+    make_root,
+    minimal_compose,
+    one_problem,
+    write_dockerfile,
+)
 
 from bench import docker_checks
 from bench.docker_checks import check, hadolint_problems
@@ -47,6 +55,23 @@ def test_the_ecosystem_of_each_stack_is_its_own(tmp_path):
     maven = '[docker]\ndependency_files = ["pom.xml"]\nbuild_images = ["maven"]\n'
     root = make_root(tmp_path, minimal_compose(), docker=maven)
     one_problem(check(root, hadolint=False), "demo/Dockerfile: no dependency layer", "pom.xml")
+
+
+def test_the_stock_upstreams_dockerfile_is_checked_whichever_stacks_are(tmp_path):
+    exposing_8080 = GOOD_UPSTREAM_DOCKERFILE.replace("EXPOSE 8099", "EXPOSE 8080")
+    root = make_root(tmp_path, minimal_compose(), upstream_dockerfile=exposing_8080)
+    one_problem(check(root, hadolint=False, stacks=[]), "loadtests/upstream/Dockerfile", "does not EXPOSE 8099")
+
+
+def test_the_stock_upstream_is_held_to_the_go_builds_rules(tmp_path):
+    final_stage_go = GOOD_UPSTREAM_DOCKERFILE.replace("FROM debian:12.12-slim", "FROM golang:1.26.8-bookworm")
+    root = make_root(tmp_path, minimal_compose(), upstream_dockerfile=final_stage_go)
+    one_problem(check(root, hadolint=False), "loadtests/upstream/Dockerfile", "an image with build tools")
+
+
+def test_a_missing_upstream_dockerfile(tmp_path):
+    root = make_root(tmp_path, minimal_compose(), upstream_dockerfile=None)
+    one_problem(check(root, hadolint=False), "loadtests/upstream/Dockerfile: missing")
 
 
 # --------------------------------------------------------------------------- hadolint

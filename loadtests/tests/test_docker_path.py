@@ -119,6 +119,22 @@ def test_the_conformance_suite_gets_the_published_port_and_the_database_controls
     assert f"--project-name {cycle.PROJECT}" in env["BENCH_DB_STOP"]
 
 
+def test_the_stack_asks_the_suites_fake_upstream_on_the_host(home, go_gin, conformance_passes):
+    fake = FakeEngine(k6_line=K6_OK)
+    cycle.run_stack(fake, go_gin, on_progress=lambda text: None)
+    ups = [c for c in fake.commands if c[0] == "compose" and "up" in c]
+    # PostgreSQL as compose.yaml has it; the stack with the override laid over compose.yaml.
+    [override] = [word.removeprefix("--file=") for c in ups for word in c if word.startswith("--file=")]
+    assert [FakeEngine.verb(c) for c in ups] == ["up", "up"] and any(w.startswith("--file=") for w in ups[1])
+    env = conformance_passes["env"]
+    port = env["CONFORMANCE_UPSTREAM_PORT"]
+    service = json.loads(Path(override).read_text())["services"]["go-gin"]
+    assert service["environment"] == {"STOCK_URL": f"http://host.docker.internal:{port}"}
+    assert service["extra_hosts"] == ["host.docker.internal:host-gateway"]
+    # The fake listens where the container's traffic to the host's gateway arrives.
+    assert env["CONFORMANCE_UPSTREAM_HOST"] == "0.0.0.0"
+
+
 def test_the_k6_smoke_runs_from_the_compose_service_on_the_project_network(home, go_gin, conformance_passes):
     fake = FakeEngine(k6_line=K6_OK)
     cycle.run_stack(fake, go_gin, on_progress=lambda text: None)
@@ -222,6 +238,12 @@ def test_required_images_are_the_stacks_bases_and_composes_images():
     assert "maven:3.9.16-eclipse-temurin-25-noble" in wanted
     assert "postgres:15.18-bookworm" in wanted and "grafana/k6:1.8.1" in wanted
     assert not any(image.startswith(cycle.PROJECT) for image in wanted)
+
+
+def test_a_stack_of_any_language_needs_the_stock_upstreams_go_image_too():
+    # `docker compose up java-spring` builds the upstream it waits for.
+    wanted = standins.required_images(paths.ROOT, [paths.ROOT / "java-spring"])
+    assert "golang:1.26.8-bookworm" in wanted and "debian:12.12-slim" in wanted
 
 
 def test_every_java_dockerfile_pins_the_same_maven_image():

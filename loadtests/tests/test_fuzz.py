@@ -415,6 +415,7 @@ def test_the_hal_description_has_the_operations_of_spec_hal_md():
         "DELETE /items/{id}",
         "GET /items/{id}/category",
         "PUT /items/{id}/category",
+        "GET /items/{id}/stock",
         "GET /items/search/byCategory",
         "GET /avatar",
         "GET /health",

@@ -19,22 +19,47 @@ def test_every_kustomization_builds_and_is_valid(validators):
     stack_names = [s.name for s in manifest.discover()]
     count, problems = k8s.check(validators, stack_names, caps(paths.ROOT))
     assert problems == []
-    # PostgreSQL, the scripts, four scenarios and every stack.
-    assert count == 2 + 4 + len(stack_names)
+    # PostgreSQL, the stock upstream, the scripts, five scenarios and every stack.
+    assert count == 3 + 5 + len(stack_names)
 
 
-def test_a_stack_kustomization_deploys_postgres_and_the_stack(validators):
+def test_a_stack_kustomization_deploys_postgres_the_upstream_and_the_stack(validators):
     manifests, error = k8s.build(validators, k8s.DEPLOY / "stacks" / "java-spring")
     assert manifests is not None, error
     kinds = sorted((d["kind"], d["metadata"]["name"]) for d in k8s.documents(manifests))
     assert ("Deployment", "java-spring") in kinds and ("Service", "java-spring") in kinds
     assert ("StatefulSet", "postgres") in kinds and ("Service", "postgres") in kinds
-    (deployment,) = [d for d in k8s.documents(manifests) if d["kind"] == "Deployment"]
-    (container,) = deployment["spec"]["template"]["spec"]["containers"]
+    assert ("Deployment", "upstream") in kinds and ("Service", "upstream") in kinds
+    deployments = {d["metadata"]["name"]: d for d in k8s.documents(manifests) if d["kind"] == "Deployment"}
+    (container,) = deployments["java-spring"]["spec"]["template"]["spec"]["containers"]
     env = {e["name"]: e["value"] for e in container["env"]}
     assert env["DATABASE_URL"] == "postgres://bench:bench@postgres:5432/bench" and env["PORT"] == "8080"
+    assert env["STOCK_URL"] == "http://upstream:8099"
     assert container["readinessProbe"]["httpGet"]["path"] == "/health"
     assert container["livenessProbe"]["httpGet"]["path"] == "/health"
+
+
+def test_the_upstream_answers_where_stock_url_says_with_compose_s_caps(validators):
+    manifests, error = k8s.build(validators, k8s.DEPLOY / "base" / "upstream")
+    assert manifests is not None, error
+    documents = {(d["kind"], d["metadata"]["name"]): d for d in k8s.documents(manifests)}
+    (port,) = documents[("Service", "upstream")]["spec"]["ports"]
+    assert port["port"] == 8099
+    (container,) = documents[("Deployment", "upstream")]["spec"]["template"]["spec"]["containers"]
+    assert container["ports"] == [{"name": "http", "containerPort": 8099}]
+    # compose.yaml's caps, which the check holds it to as it holds a stack to its own.
+    assert k8s.upstream_caps(paths.ROOT) == {"cpus": 1.0, "mem_bytes": 64 << 20}
+    assert k8s.cap_problems("Deployment", "upstream", manifests, 1.0, 64 << 20) == []
+
+
+def test_the_outbound_testrun_runs_its_script_from_the_scripts_config_map(validators):
+    manifests, error = k8s.build(validators, k8s.DEPLOY / "loadtests" / "outbound")
+    assert manifests is not None, error
+    documents = {d["metadata"]["name"]: d for d in k8s.documents(manifests)}
+    assert documents["outbound"]["spec"]["script"]["localFile"] == "/scripts/outbound.js"
+    scripts = documents["k6-scripts"]["data"]
+    assert "outbound.js" in scripts, "loadtests/k6/kustomization.yaml must list outbound.js"
+    assert scripts["outbound.js"] == (paths.ROOT / "loadtests" / "k6" / "outbound.js").read_text()
 
 
 def test_a_scenario_kustomization_is_a_distributed_testrun_at_the_stack(validators):

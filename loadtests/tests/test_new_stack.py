@@ -147,7 +147,7 @@ def test_its_kubernetes_manifests_are_written_from_compose_and_pass_the_k8s_chec
     assert written.returncode == 0, written.stderr
     assert f"wrote deploy/k8s/stacks/{NAME}/{NAME}.yaml" in written.stdout
     count, problems = k8s.check(validators, names, caps(copy), root=copy)
-    assert problems == [] and count == 2 + 4 + len(names)
+    assert problems == [] and count == 3 + 5 + len(names)
 
 
 @pytest.mark.parametrize("command", ["run", "test", "build", "fuzz", "serve", "k8s"])

@@ -195,7 +195,7 @@ def _warm_up(windows_at, *, give_up_after=None):
 
 
 def test_the_warm_up_steps_down_the_ladder_while_the_apps_core_stays_full():
-    assert warm_rates(SCENARIOS["join-filter"]) == [400, 250, 160, 100, 60]
+    assert warm_rates(SCENARIOS["join-filter"]) == [400, 250, 160]
     assert warm_rates(SCENARIOS["avatar"]) == [2000, 800]
     full = [(2.5, 1.0)] * 4
     warmup, opened = _warm_up({400: full, 250: full, 160: [(4.0, 0.64)] * 6})
@@ -219,10 +219,10 @@ def test_a_cold_core_full_for_fewer_windows_than_the_rule_stays_at_the_warm_rate
 
 
 def test_at_the_ladders_first_rate_a_full_core_is_waited_out():
-    full = [(2.5, 1.0)] * 12
-    warmup, opened = _warm_up({400: full, 250: full, 160: full, 100: full, 60: full}, give_up_after=24)
-    assert opened == [400, 250, 160, 100, 60] and not warmup.reached
-    assert warmup.rates == [400] * 4 + [250] * 4 + [160] * 4 + [100] * 4 + [60] * 8
+    full = [(2.5, 1.0)] * 24
+    warmup, opened = _warm_up({400: full, 250: full, 160: full}, give_up_after=24)
+    assert opened == [400, 250, 160] and not warmup.reached
+    assert warmup.rates == [400] * 4 + [250] * 4 + [160] * 16
 
 
 TWO_CORES = CpuSplit(app="0", postgres="1", loadgen="1")

@@ -18,16 +18,19 @@ import pytest
 from conftest import fake_cgroup_v1
 from test_manifest import VALID, write_stack
 
-from bench import cgroups, environment, manifest, paths, schema
+from bench import cgroups, environment, manifest, paths, postgres, schema
 from bench.errors import BenchError
 from bench.measure import Plan, kept_records, observed_runs, stack_run
 from bench.measure.orchestrate import run_plan
+from bench.measure.roles import Roles
 from bench.records import Cap, Caps, CpuSplit, RawResult
 from bench.scenarios import OPEN_TIMING, SCENARIOS, Observed
 from bench.stacks import Running
 
 pytestmark = pytest.mark.postgres
 FAKES = Path(__file__).with_name("fakes")
+# cpuacct's directory among a v1 group's (bench.cgroups.V1_CONTROLLERS).
+V1_CPUACCT = cgroups.V1_CONTROLLERS.index("cpuacct")
 
 
 def fake_tool(directory: Path, name: str) -> Path:
@@ -231,24 +234,27 @@ def test_a_whole_ladder_runs_after_steady_state_then_bisects_above_the_last_step
     assert live_log.name == "demo-mixed-steady-160.log"
     ladder = mixed.ladder
     assert ladder is not None and ladder.objective_p99_ms == 250
-    # The ladder to its first step not held, then the bisection until within 10%.
-    assert [s.offered_rps for s in ladder.steps] == [60, 100, 160, 250, 400, 316, 281, 298]
-    assert [s.held for s in ladder.steps] == [True] * 4 + [False, False, True, True]
-    assert [s.bisection for s in ladder.steps] == [False] * 5 + [True] * 3
-    assert ladder.steps[4].stop_reasons == ["delivered", "p99"]
+    # Probes up the ladder to their first step not held and their bisection until within 10%,
+    # then the bracket they found at full length.
+    assert [s.offered_rps for s in ladder.steps] == [100, 160, 250, 400, 316, 281, 298, 298, 316]
+    assert [s.held for s in ladder.steps] == [True] * 3 + [False, False, True, True, True, False]
+    assert [s.bisection for s in ladder.steps] == [False] * 4 + [True] * 5
+    assert [s.probe for s in ladder.steps] == [True] * 7 + [False] * 2
+    assert [s.duration_s for s in ladder.steps] == pytest.approx([2] * 7 + [3] * 2, abs=0.5)
+    assert ladder.steps[3].stop_reasons == ["delivered", "p99"]
     assert ladder.capacity_rps == 298 and ladder.bisect_ratio == 1.10 and not ladder.capacity_lower_bound
     first = ladder.steps[0]
-    assert first.delivered_rps == pytest.approx(60) and first.dropped_iterations == 0
+    assert first.delivered_rps == pytest.approx(100) and first.dropped_iterations == 0
     assert first.latency_ms is not None and first.latency_ms.p999 == 8.0
     assert first.cpu_ms_per_request == pytest.approx(1.0)
     assert first.cpu is not None and first.cpu.postgres_ms_per_request == pytest.approx(0.5)
-    assert first.vus == 60 * 250 // 1000 + 10
+    assert first.vus == 100 * 250 // 1000 + 10
     # The closed-model stages still run after it, as the replication (its highest stage in smoke).
     assert [s.vus for s in mixed.stages] == [100]
 
     # join-filter's steady state and ladder are oha's, from the scenario's URL list.
     assert join.ladder is not None and join.ladder.capacity_rps == 667
-    assert [s.offered_rps for s in join.ladder.steps] == [60, 100, 160, 250, 400, 630, 1000, 794, 707, 667]
+    assert [s.offered_rps for s in join.ladder.steps] == [160, 250, 400, 630, 1000, 794, 707, 667, 667, 707]
     assert all(s.endpoints is None for s in join.ladder.steps)
     urls = (tmp_path / "logs" / "run" / "demo-join-filter-urls.txt").read_text().splitlines()
     assert len(urls) == 20_000 and all(u.startswith("http://127.0.0.1:") for u in urls)
@@ -261,7 +267,9 @@ def test_a_whole_ladder_runs_after_steady_state_then_bisects_above_the_last_step
     # The next estimate follows what this run took.
     observed = observed_runs(tmp_path / "out" / "raw" / "smoke")
     assert observed[("demo", "mixed")] == Observed(
-        steady_s=mixed.steady_state.time_s, ladder_rates=tuple(s.offered_rps for s in ladder.steps)
+        steady_s=mixed.steady_state.time_s,
+        probe_rates=tuple(s.offered_rps for s in ladder.steps if s.probe),
+        full_rates=tuple(s.offered_rps for s in ladder.steps if not s.probe),
     )
     plan.observed = observed
     assert plan.estimate_seconds() != Plan([stack], scenarios, "smoke", 1, split, tmp_path).estimate_seconds()
@@ -334,3 +342,44 @@ def test_a_commit_is_dirty_for_changed_code_not_for_changed_results(tmp_path, mo
     assert environment.git_commit() == clean
     (tmp_path / "app.py").write_text("new\n")
     assert environment.git_commit() == clean + "-dirty"
+
+
+def test_the_outbound_scenario_runs_with_the_stock_upstream_started_for_it_alone(
+    pg_cluster, setting, tmp_path, monkeypatch
+):
+    """The fake stack asks the real upstream at its STOCK_URL for every stock read; the fake oha
+    charges the upstream's group 0.05 ms per request, as the kernel would charge its CPU."""
+    stack, root, tools = setting
+    placed = Roles.place_upstream
+
+    def placed_like_the_kernel(self: Roles) -> None:
+        placed(self)
+        if self.upstream is not None:
+            (self.upstream.dirs()[V1_CPUACCT] / "cpuacct.usage").write_text("0")
+
+    monkeypatch.setattr(Roles, "place_upstream", placed_like_the_kernel)
+    split = CpuSplit(app="0", postgres="0", loadgen="0")
+    scenarios = [SCENARIOS["join-filter"], SCENARIOS["outbound"]]
+    plan = Plan([stack], scenarios, "smoke", 1, split, tmp_path / "out", ceilings=False, cgroup_root=root)
+
+    join, outbound = run_plan(plan, pg_cluster, tools, CAPS)
+
+    assert outbound.failed is None and join.failed is None
+    for file in (tmp_path / "out" / "raw" / "smoke").glob("*.json"):
+        assert schema.validate_raw(json.loads(file.read_text())) == []
+    # Sent from the scenario's URL list by oha, and answered 200 through the upstream.
+    assert outbound.ladder is not None and outbound.ladder.capacity_rps == SCENARIOS["outbound"].rates[-1]
+    urls = (tmp_path / "logs" / "run" / "demo-outbound-urls.txt").read_text().splitlines()
+    assert all(url.endswith("/stock") for url in urls)
+    steps = [*outbound.ladder.steps, *outbound.stages]
+    assert all(s.cpu is not None and s.cpu.upstream_ms_per_request == pytest.approx(0.05) for s in steps)
+    assert [s.vus for s in outbound.stages] == [200]
+    # It reads nothing from PostgreSQL.
+    assert outbound.sql_per_request_by_endpoint == {"item_stock": 0.0}
+    # The scenario before it ran without the upstream, and its records say nothing of one.
+    assert join.ladder is not None
+    assert all(s.cpu is not None and s.cpu.upstream_cpu_s is None for s in join.ladder.steps)
+    # Started for the outbound job on the port the stack was told, and stopped after it.
+    log = (tmp_path / "logs" / "run" / "demo-outbound-upstream.log").read_text()
+    port = int(log.split("stock service on http://127.0.0.1:")[1].split()[0])
+    assert not postgres.port_in_use(port)

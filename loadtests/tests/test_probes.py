@@ -17,6 +17,8 @@ SPLIT = CpuSplit(app="0", postgres="1", loadgen="1")
 class Statements:
     """pg_stat_statements' total, as if the stage made 3 statements per request."""
 
+    sessions = None  # the app's sessions are counted by tests/test_resources.py
+
     def __init__(self, per_call: int) -> None:
         self.calls, self.per_call = 0, per_call
 
@@ -51,6 +53,8 @@ def test_without_cgroups_roles_are_pinned_with_taskset_and_the_app_cost_is_unkno
     assert (stage.mean_response_bytes, stage.error_rate) == (50.0, 0.01)
     assert stage.app_cpu_s is None and stage.cpu_ms_per_request is None and stage.client_bound is None
     assert stage.oom_kills is None and stage.oom is False and stage.memory_samples == []
+    # Nothing to sample: no app group to list, no database to ask.
+    assert stage.resources is None
 
 
 def test_with_cgroups_the_app_cost_comes_from_its_group(tmp_path):
@@ -74,6 +78,8 @@ def test_with_cgroups_the_app_cost_comes_from_its_group(tmp_path):
     assert stage.app_peak_memory_bytes == 90 << 20 and stage.oom_kills == 1 and stage.oom
     assert stage.loadgen_cpu_share == 0.0 and stage.client_bound is False
     assert "1 kill(s) at its 256 MiB cap" in roles.oom_note()
+    # The app's group was sampled (empty here: no thread to count).
+    assert stage.resources is not None and stage.resources.samples >= 1 and stage.resources.threads_peak is None
 
 
 def test_shares_are_over_the_time_the_load_ran_not_the_load_generators_whole_process(tmp_path):

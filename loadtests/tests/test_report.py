@@ -508,3 +508,24 @@ def test_a_capacity_that_is_a_lower_bound_is_printed_with_its_sign(tmp_path):
     assert "| unbounded | ≥ 1,000 (T1) |" in summary
     ladder = text[text.index("### join-filter: fixed-rate ladder") :]
     assert "| unbounded | ≥ 1,000 |" in ladder
+
+
+def test_the_outbound_ladder_shows_what_each_call_costs_the_upstream_and_no_other_ladder_does(tmp_path):
+    outbound = laddered("fast", 1, [250.0, 400.0], 630.0)
+    outbound["scenario"] = "outbound"
+    for step in outbound["ladder"]["steps"]:
+        step["cpu"].update(upstream_cpu_s=0.5, upstream_cpu_share=0.1, upstream_ms_per_request=0.125)
+    outbound["ladder"]["steps"][-1]["cpu"]["bound_by"] = ["postgres+loadgen+upstream"]
+    records = [outbound, laddered("fast", 1, [250.0, 400.0], 630.0)]
+    for r in records:
+        assert schema.validate_raw(r) == []
+    raw = tmp_path / "raw"
+    write(raw, records)
+    text = report.render(raw, tmp_path / "results.md", tmp_path / "charts").read_text()
+    table = text[text.index("### outbound: fixed-rate ladder") : text.index("### outbound: closed-model")]
+    header, _, row = (line for line in table.splitlines() if line.startswith("|"))
+    assert "| load generator CPU share | upstream CPU ms/req |" in header
+    assert header.count("|") == row.count("|") and "| 0.125 |" in row
+    assert "postgres+loadgen+upstream" in row and "runs on the load generator's CPUs" in table
+    join = text[text.index("### join-filter: fixed-rate ladder") : text.index("### join-filter: closed-model")]
+    assert "upstream" not in join

@@ -1,11 +1,28 @@
 import ast
+import contextlib
 import textwrap
 import typing
+from types import SimpleNamespace
 
 import pytest
 
-from bench import fuzz, manifest, paths, procs, stacks, testing
+from bench import fuzz, manifest, paths, procs, stacks, testing, upstream
 from bench.errors import BenchError
+
+
+@pytest.fixture(autouse=True)
+def stock_services(monkeypatch):
+    """run_fuzz starts the stock service for the stack it fuzzes: here one that records how it was
+    asked for, and no process."""
+    started = []
+
+    @contextlib.contextmanager
+    def running(port, **kwargs):
+        started.append(kwargs)
+        yield SimpleNamespace(url=f"http://127.0.0.1:{port}")
+
+    monkeypatch.setattr(upstream, "running", running)
+    return started
 
 
 def test_junit_counts(tmp_path):
@@ -166,6 +183,42 @@ def test_the_fuzz_step_generates_from_the_description_of_the_dialect(monkeypatch
     result = testing.run_fuzz(_stack(dialect), _Cluster(), max_examples=1, seconds=10)
     assert specs == [paths.SPEC_DIR / spec]
     assert result.steps["fuzz"].ok and result.steps["fuzz"].summary.startswith(f"{spec}: ")
+
+
+def test_the_conformance_suite_fakes_the_upstream_the_stack_is_told(monkeypatch, tmp_path):
+    started, commands = [], []
+
+    class Cluster(_Cluster):
+        def stop_command(self):
+            return "stop-pg"
+
+        def start_command(self):
+            return "start-pg"
+
+        def start(self):
+            pass
+
+    monkeypatch.setattr(paths, "LOGS", tmp_path)
+    monkeypatch.setattr(stacks, "start", lambda stack, **kwargs: started.append(kwargs) or _Running())
+    monkeypatch.setattr(procs, "run", lambda command, **kwargs: commands.append(kwargs["env"]) or 0)
+    monkeypatch.setattr(testing, "junit_counts", lambda report: (12, 0, 0))
+    testing.run_conformance(_stack(), Cluster(), testing.StackResult("tiny"))
+    [kwargs], [env] = started, commands
+    port = int(env["CONFORMANCE_UPSTREAM_PORT"])
+    assert kwargs["stock_url"] == f"http://127.0.0.1:{port}" and port != kwargs["port"]
+    # The suite's fake listens on loopback, where the stack is, unless told otherwise.
+    assert "CONFORMANCE_UPSTREAM_HOST" not in env
+
+
+def test_a_stack_under_fuzzing_asks_the_stock_service_without_its_delay(monkeypatch, stock_services):
+    started = []
+    monkeypatch.setattr(stacks, "build", lambda stack: None)
+    monkeypatch.setattr(stacks, "start", lambda stack, **kwargs: started.append(kwargs) or _Running())
+    monkeypatch.setattr(fuzz, "fuzz_stack", lambda url, **kwargs: fuzz.FuzzResult(ok=True, cases=5, failures=[]))
+    testing.run_fuzz(_stack(), _Cluster(), max_examples=1, seconds=10)
+    [kwargs] = started
+    assert stock_services == [{"delay_ms": "0"}]
+    assert kwargs["stock_url"].startswith("http://127.0.0.1:")
 
 
 def test_a_stack_that_exits_while_fuzzed_fails_the_step(monkeypatch):

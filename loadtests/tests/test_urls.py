@@ -1,5 +1,6 @@
 """The URL list oha sends a read scenario from: its mix is the scenario's, and the scenario's is
-the k6 script's (loadtests/k6/*.js, which people run by hand)."""
+the k6 script's (loadtests/k6/*.js, which people run by hand): the same endpoints, weights and
+parameter ranges."""
 
 import collections
 import re
@@ -12,23 +13,25 @@ from bench.measure import urls
 from bench.scenarios import SCENARIOS
 
 READ_SCENARIOS = [s for s in SCENARIOS.values() if s.read_mix]
-# One weighted request of a k6 script, as
-# `[70, () => get(paths.itemsByCategory(uniform(1, SEEDED_CATEGORIES)), 'items_by_category')],`
-K6_REQUEST = re.compile(r"\[(\d+), \(\) => get\(paths\.\w+\(uniform\((\w+), (\w+)\)\), '(\w+)'\)\]")
+# A request of a k6 script: one of a weighted list, as
+# `[70, () => get(paths.itemsByCategory(uniform(1, SEEDED_CATEGORIES)), 'items_by_category')],`,
+# or a script's only one, as `get(itemStock(uniform(1, SEEDED_ITEMS)), 'item_stock');`.
+K6_REQUEST = re.compile(r"(?:\[(\d+), \(\) => )?get\((?:paths\.)?\w+\(uniform\((\w+), (\w+)\)\), '(\w+)'\)(?:\]|;)")
 K6_CONSTANTS = {"SEEDED_ITEMS": urls.SEEDED_ITEMS, "SEEDED_CATEGORIES": urls.SEEDED_CATEGORIES}
 
 
-def _k6_requests(scenario: str) -> list[tuple[int, int, int, str]]:
-    """(weight, lowest, highest parameter, endpoint) of each request the script picks from."""
+def _k6_requests(scenario: str) -> list[tuple[int | None, int, int, str]]:
+    """(weight, lowest, highest parameter, endpoint) of each request the script picks from; the
+    weight None where the script sends one request only."""
     script = (K6_DIR / f"{scenario}.js").read_text()
     return [
-        (int(weight), int(K6_CONSTANTS.get(low, low)), int(K6_CONSTANTS.get(high, high)), endpoint)
+        (int(weight) if weight else None, int(K6_CONSTANTS.get(low, low)), int(K6_CONSTANTS.get(high, high)), endpoint)
         for weight, low, high, endpoint in K6_REQUEST.findall(script)
     ]
 
 
-def test_the_read_scenarios_are_read_heavy_and_join_filter():
-    assert [s.name for s in READ_SCENARIOS] == ["read-heavy", "join-filter"]
+def test_the_read_scenarios_are_read_heavy_join_filter_and_outbound():
+    assert [s.name for s in READ_SCENARIOS] == ["read-heavy", "join-filter", "outbound"]
     assert all(s.ladder_tool == "oha" for s in READ_SCENARIOS)
     assert SCENARIOS["mixed"].ladder_tool == SCENARIOS["heavy-body"].ladder_tool == "k6"
 
@@ -36,7 +39,17 @@ def test_the_read_scenarios_are_read_heavy_and_join_filter():
 @pytest.mark.parametrize("scenario", READ_SCENARIOS, ids=lambda s: s.name)
 def test_the_read_mix_is_the_k6_scripts(scenario):
     requests = _k6_requests(scenario.name)
+    if len(requests) == 1 and requests[0][0] is None:
+        # A script of one request: any weight is all of it.
+        assert [endpoint for endpoint, _ in scenario.read_mix] == [requests[0][3]]
+        return
     assert [(endpoint, weight) for weight, _, _, endpoint in requests] == list(scenario.read_mix)
+
+
+def test_the_k6_script_s_stages_are_the_outbound_scenario_s():
+    script = (K6_DIR / "outbound.js").read_text()
+    assert f"const STAGES = {list(SCENARIOS['outbound'].stages)};" in script
+    assert "const ENDPOINTS = ['item_stock'];" in script
 
 
 @pytest.mark.parametrize("scenario", READ_SCENARIOS, ids=lambda s: s.name)
@@ -89,6 +102,13 @@ def test_the_list_is_seeded_and_speaks_the_stacks_dialect(tmp_path):
     assert re.fullmatch(r"http://h:1/items/\d+\?projection=inlineCategory", hal["item_by_id"])
     written = urls.write_url_list(tmp_path / "urls.txt", join, "http://h:1").read_text().splitlines()
     assert written == [url for _, url in urls.url_list(join, "http://h:1")]
+
+
+def test_the_outbound_list_asks_every_dialect_the_same_stock_path():
+    outbound = SCENARIOS["outbound"]
+    api = urls.url_list(outbound, "http://h:1")
+    assert api == urls.url_list(outbound, "http://h:1", "hal")
+    assert all(re.fullmatch(r"http://h:1/items/\d+/stock", url) for _, url in api)
 
 
 def test_shares_add_up_to_the_list_whatever_the_rounding():

@@ -18,7 +18,9 @@ from bench.errors import BenchError
 from bench.lock import Lock
 
 if TYPE_CHECKING:
+    from bench.manifest import Stack
     from bench.records import FaultKind
+    from bench.scenarios import Scenario
 
 
 @cli.command()
@@ -28,7 +30,7 @@ if TYPE_CHECKING:
     "scenario_names",
     multiple=True,
     metavar="S",
-    help="read-heavy, join-filter, mixed, heavy-body or avatar (repeatable; all by default).",
+    help="read-heavy, join-filter, mixed, heavy-body, avatar or outbound (repeatable; all by default).",
 )
 @click.option(
     "--profile",
@@ -118,6 +120,9 @@ def run(
 ) -> None:
     """Benchmark stacks (all by default) and write the raw results and results.md.
 
+    A variant, STACK@VARIANT, is measured in the scenarios its stack's impl.toml lists for it, and
+    in no other: with --scenario, in those of its own that are named.
+
     For each stack × run (repeat-major: every stack once, then again): start the stack in its
     cgroup (CPU set and memory cap from compose.yaml) and wait for /health; then for each
     scenario in turn on that one process: replace the database under it, bring it to steady
@@ -126,7 +131,8 @@ def run(
     k6 or oha on the load generator's CPUs; stop it after its last scenario (and start it
     again if it died). The soak, the memory ladder and a fault run start it per scenario.
     Per ladder step and stage it records rates, latency percentiles, errors by status, the
-    app's, PostgreSQL's and the load generator's CPU and what bound it, peak memory, SQL
+    app's, PostgreSQL's and the load generator's CPU (and the stock upstream's, which the outbound
+    scenario's stacks call and the runner starts for it) and what bound it, peak memory, SQL
     statements per request and response bytes; after write scenarios, that no 2xx write was
     lost. The estimate printed first follows earlier runs of the same stacks. Raw JSON goes to
     results/raw/PROFILE/ (smoke runs to .bench/results/, never published) and results.md is
@@ -152,7 +158,7 @@ def run(
         scenario_names = scenario_names or (scenarios.SOAK_SCENARIO,)
     elif mem_ladder:
         scenario_names = scenario_names or measure.LADDER_SCENARIOS
-    chosen = [scenarios.SCENARIOS[s] for s in (scenario_names or scenarios.SCENARIOS)]
+    chosen = _variants_scenarios(selected, [scenarios.SCENARIOS[s] for s in (scenario_names or scenarios.SCENARIOS)])
     default = measure.default_split(os.cpu_count() or 1)
     if target_url is not None:
         # Only the load generator runs here: it gets the whole machine.
@@ -196,8 +202,12 @@ def run(
     if target_url is not None:
         # One stack, whether named or not (an unnamed target has no manifest in plan.stacks).
         estimate = repeat * sum(scenarios.estimate_seconds(s, profile, open_model=plan.open_model) for s in chosen)
+    jobs = sum(len(plan.stack_scenarios(stack.name)) for stack in selected)
+    shape = f"{max(len(selected), 1 if target_url else 0)} stack(s) × {len(chosen)} scenario(s)"
+    if jobs != len(selected) * len(chosen):
+        shape = f"{len(selected)} stack(s), {jobs} stack × scenario job(s) (a variant in its own scenarios only)"
     console.print(
-        f"{max(len(selected), 1 if target_url else 0)} stack(s) × {len(chosen)} scenario(s) × {repeat} run(s), "
+        f"{shape} × {repeat} run(s), "
         f"profile {profile}: "
         f"about {estimate / 60:.0f} min"
         + (f" (following {len(plan.observed)} earlier run(s))" if plan.observed else "")
@@ -236,6 +246,25 @@ def run(
             console.print(f"  [red]{problem}[/]")
         if verdict.problems:
             sys.exit(1)
+
+
+def _variants_scenarios(selected: list[Stack], chosen: list[Scenario]) -> list[Scenario]:
+    """The scenarios chosen that some selected stack is measured in (a variant only in those its
+    impl.toml lists), so that no ceiling is measured for a scenario no stack runs; a variant
+    named with none of its scenarios is an error that names them."""
+    from bench.measure.plan import measured_in
+
+    theirs = {stack.name: measured_in(stack) for stack in selected}
+    names = [s.name for s in chosen]
+    for name, scenario_names in theirs.items():
+        if scenario_names is not None and not set(scenario_names) & set(names):
+            raise BenchError(
+                f"{name} is measured in {', '.join(scenario_names)} only (its stack's impl.toml, [variants]); "
+                f"this run's scenarios are {', '.join(names)}: name one of its own with --scenario"
+            )
+    if not selected:
+        return chosen
+    return [s for s in chosen if any(found is None or s.name in found for found in theirs.values())]
 
 
 def _check_target_options(

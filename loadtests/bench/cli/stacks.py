@@ -16,6 +16,7 @@ from bench.lock import Lock
 if TYPE_CHECKING:
     from bench.manifest import Stack
     from bench.postgres import Cluster
+    from bench.upstream import Upstream
 
 
 @cli.command()
@@ -72,10 +73,11 @@ def k8s_command(impls: tuple[str, ...]) -> None:
 def serve(impl: str, port: int) -> None:
     """Run one stack on a freshly seeded database until Ctrl-C.
 
-    Builds it if needed, resets the database, starts the stack with the same environment
-    the benchmark uses, prints its base URL, and stops everything it started on Ctrl-C.
+    Builds it if needed, resets the database, starts the stock upstream that its GET
+    /items/{id}/stock asks (on port 8099, or the next free one), starts the stack with the same
+    environment the benchmark uses, prints their URLs, and stops everything it started on Ctrl-C.
     """
-    from bench import manifest, postgres, stacks
+    from bench import manifest, postgres, stacks, upstream
 
     (stack,) = manifest.select([impl])
     with Lock():
@@ -83,19 +85,28 @@ def serve(impl: str, port: int) -> None:
             stacks.build(stack)
         with postgres.session() as cluster:
             cluster.reset()
-            serve_until_interrupted(stack, cluster, port)
+            with console.status("starting the stock upstream"):
+                stock = upstream.start(upstream.free_port(), log_name=f"{stack.name}-serve-upstream.log")
+            try:
+                serve_until_interrupted(stack, cluster, port, stock)
+            finally:
+                procs.stop(stock.proc)
 
 
-def serve_until_interrupted(stack: Stack, cluster: Cluster, port: int) -> None:
-    from bench import stacks
+def serve_until_interrupted(stack: Stack, cluster: Cluster, port: int, stock: Upstream) -> None:
+    from bench import stacks, upstream
 
     with console.status(f"starting {stack.name}"):
-        running = stacks.start(stack, port=port, database_url=cluster.url())
+        running = stacks.start(stack, port=port, database_url=cluster.url(), stock_url=stock.url)
     console.print(
         f"{stack.display} is serving at [bold]{running.base_url}[/] "
         f"(healthy after {running.startup_s:.1f} s; log {running.log})"
     )
-    console.print(f"DATABASE_URL={cluster.url()}  ·  Ctrl-C stops it")
+    console.print(
+        f"the stock upstream is serving at [bold]{stock.url}[/] "
+        f"(GET /stock/{{id}} after {upstream.DEFAULT_DELAY_MS} ms; log {stock.log})"
+    )
+    console.print(f"DATABASE_URL={cluster.url()}  ·  STOCK_URL={stock.url}  ·  Ctrl-C stops both")
     try:
         running.proc.wait()
         raise BenchError(

@@ -4,14 +4,16 @@ service, `down -v`; timed and reported."""
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shlex
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 
-from bench import compose_file, paths, procs, testing
+from bench import compose_file, paths, procs, stacks, testing
 from bench.docker.engine import LOGS, Engine
 from bench.errors import BenchError
 from bench.manifest import Stack
@@ -25,6 +27,9 @@ SMOKE_VUS = 50
 BUILD_TIMEOUT_S = 3600.0
 UP_TIMEOUT_S = 600.0
 K6_TIMEOUT_S = 300.0
+# The conformance suite fakes the stock upstream in its own process on this machine
+# (spec/conformance/stock_upstream.py); the container reaches it by this name, the host's gateway.
+HOST_GATEWAY = "host.docker.internal"
 _K6_LINE = re.compile(rf"{SMOKE_SCENARIO} @ \d+ VUs: (\d+) req/s, p99 ([\d.]+|-) ms, (\d+) unexpected statuses")
 
 
@@ -91,9 +96,24 @@ def down(engine: Engine) -> int:
     return engine.run(args, log_name="compose-down", timeout_s=300)
 
 
-def conformance(engine: Engine, stack: Stack, port: int, outcome: Outcome) -> None:
+def stock_override(stack: Stack, upstream_port: int) -> Path:
+    """A compose file laid over compose.yaml for the conformance run: the stack's STOCK_URL names
+    the suite's fake upstream on the host, at `upstream_port`, instead of the upstream service."""
+    service = {
+        "environment": {"STOCK_URL": f"http://{HOST_GATEWAY}:{upstream_port}"},
+        "extra_hosts": [f"{HOST_GATEWAY}:host-gateway"],
+    }
+    override = LOGS / f"{stack.name}-stock.compose.json"
+    override.parent.mkdir(parents=True, exist_ok=True)
+    # JSON is YAML, which Compose reads.
+    override.write_text(json.dumps({"services": {stack.name: service}}, indent=2) + "\n")
+    return override
+
+
+def conformance(engine: Engine, stack: Stack, port: int, upstream_port: int, outcome: Outcome) -> None:
     """The conformance suite, in the stack's dialect, against the container, with PostgreSQL's
-    container stopped and started for the resilience cases."""
+    container stopped and started for the resilience cases, and its fake stock upstream listening
+    where the container reaches it."""
     suite = testing.CONFORMANCE_SUITE
     log = LOGS / f"{stack.name}-conformance.log"
     report = LOGS / f"{stack.name}-conformance.xml"
@@ -110,7 +130,9 @@ def conformance(engine: Engine, stack: Stack, port: int, outcome: Outcome) -> No
         ),
         "CONFORMANCE_STRICT": "1",
         "PYTHONDONTWRITEBYTECODE": "1",
-        **testing.conformance_env(stack),
+        **testing.conformance_env(stack, upstream_port),
+        # Every address of this machine, the containers' gateway among them.
+        testing.UPSTREAM_HOST_VARIABLE: "0.0.0.0",
     }
     if "DOCKER_CONFIG" in os.environ:
         env["DOCKER_CONFIG"] = os.environ["DOCKER_CONFIG"]
@@ -184,16 +206,17 @@ def run_stack(engine: Engine, stack: Stack, on_progress: Callable[[str], object]
             what="docker compose up postgres",
         )
         on_progress(f"{stack.name}: docker compose up --wait")
+        upstream_port = stacks.free_port()
         outcome.healthy_s = _timed(
             engine,
-            compose_command("up", "--detach", "--wait", stack.name),
+            compose_command(f"--file={stock_override(stack, upstream_port)}", "up", "--detach", "--wait", stack.name),
             log_name=f"{stack.name}-up",
             timeout_s=UP_TIMEOUT_S,
             what=f"docker compose up {stack.name}",
         )
         port = published_port(engine, stack.name)
         on_progress(f"{stack.name}: conformance suite on :{port}")
-        conformance(engine, stack, port, outcome)
+        conformance(engine, stack, port, upstream_port, outcome)
         on_progress(f"{stack.name}: k6 smoke ({SMOKE_SCENARIO})")
         smoke(engine, stack, outcome)
     except BenchError as error:
@@ -208,7 +231,8 @@ def run_stack(engine: Engine, stack: Stack, on_progress: Callable[[str], object]
 
 def _keep_logs(engine: Engine, stack: Stack) -> None:
     """The containers' own output, kept before `down` removes them."""
-    done = engine.output(compose_command("logs", "--no-color", compose_file.DB_SERVICE, stack.name), timeout_s=60)
+    services = (compose_file.DB_SERVICE, compose_file.UPSTREAM_SERVICE, stack.name)
+    done = engine.output(compose_command("logs", "--no-color", *services), timeout_s=60)
     (LOGS / f"{stack.name}-containers.log").write_text(done.stdout + done.stderr)
 
 

@@ -154,10 +154,11 @@ STANDINS: dict[str, StandIn] = {
 
 
 def required_images(root: Path, stack_dirs: Iterable[Path]) -> list[str]:
-    """The pinned images the run needs: every stack's FROM lines (stages excluded) and the images
-    of compose.yaml's services (PostgreSQL, k6), in a stable order."""
+    """The pinned images the run needs: every stack's FROM lines (stages excluded), the stock
+    upstream's (every stack's service waits for it), and the images of compose.yaml's services
+    (PostgreSQL, k6), in a stable order."""
     found: list[str] = []
-    for directory in stack_dirs:
+    for directory in [*stack_dirs, root / compose_file.UPSTREAM_CONTEXT]:
         for stage in dockerfiles.read((directory / "Dockerfile").read_text()):
             if stage.parent is None and stage.base not in found:
                 found.append(stage.base)

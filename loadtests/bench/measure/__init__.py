@@ -9,7 +9,7 @@ bounds        every role's CPU over a stage and what bound it
 ceiling_run   the database and HTTP ceilings of a scenario
 k6, oha, pgbench   the stage runners of each load generator; load runs one to completion
 probes        what is measured around a stage: app CPU and memory, SQL statement counts
-roles         the cgroups (or taskset pinning) of the app, PostgreSQL and the load generator
+roles         the cgroups (or taskset pinning) of the app, PostgreSQL, the load generator and the stock upstream
 faults        faults injected during a stage (PostgreSQL restarted)
 target_run    a stack that runs elsewhere (--target): the load from here, the rest not measured
 display       the live status line

@@ -3,7 +3,9 @@
 A role at >= 90% of its CPU set is marked: the app on its core(s) ("app"); PostgreSQL or the
 load generator on a set of its own ("postgres", "loadgen"); or, where PostgreSQL and the load
 generator share CPUs (on two cores both are on CPU 1), the two together over the CPUs they
-share ("postgres+loadgen"). Pure functions of the readings, for the tests.
+share ("postgres+loadgen"). The stock upstream of the outbound scenario runs on the load
+generator's CPUs: where it ran, its CPU counts with the load generator's, and the names say so
+("loadgen+upstream", "postgres+loadgen+upstream"). Pure functions of the readings, for the tests.
 """
 
 from __future__ import annotations
@@ -26,27 +28,38 @@ def cpu_set(cpus: str) -> set[int]:
 
 @dataclass(frozen=True)
 class CpuTimes:
-    """CPU seconds of each role's cgroup at one moment; PostgreSQL's is None if unreadable."""
+    """CPU seconds of each role's cgroup at one moment; PostgreSQL's is None if unreadable, the
+    stock upstream's None where it does not run."""
 
     app_s: float
     postgres_s: float | None
     loadgen_s: float
+    upstream_s: float | None = None
 
 
 def bounds(
-    split: CpuSplit, *, app_share: float, postgres_share: float | None, loadgen_share: float, shared: float | None
+    split: CpuSplit,
+    *,
+    app_share: float,
+    postgres_share: float | None,
+    loadgen_share: float,
+    shared: float | None,
+    upstream_share: float | None = None,
 ) -> list[Bound]:
+    """`loadgen_share` and `shared` with the stock upstream's CPU in them where it ran
+    (`upstream_share` not None)."""
     found: list[Bound] = []
+    upstream = upstream_share is not None
     if app_share >= BOUND_SHARE:
         found.append("app")
     if shared is not None:
         if shared >= BOUND_SHARE:
-            found.append("postgres+loadgen")
+            found.append("postgres+loadgen+upstream" if upstream else "postgres+loadgen")
         return found
     if postgres_share is not None and postgres_share >= BOUND_SHARE:
         found.append("postgres")
     if loadgen_share >= BOUND_SHARE:
-        found.append("loadgen")
+        found.append("loadgen+upstream" if upstream else "loadgen")
     return found
 
 
@@ -60,18 +73,18 @@ def role_cpu(
     app_set, pg_set, lg_set = cpu_set(split.app), cpu_set(split.postgres), cpu_set(split.loadgen)
     app_s = max(after.app_s - before.app_s, 0.0)
     loadgen_s = max(after.loadgen_s - before.loadgen_s, 0.0)
-    postgres_s = (
-        max(after.postgres_s - before.postgres_s, 0.0)
-        if after.postgres_s is not None and before.postgres_s is not None
-        else None
-    )
+    postgres_s = _delta(before.postgres_s, after.postgres_s)
+    upstream_s = _delta(before.upstream_s, after.upstream_s)
     app_share = app_s / wall / len(app_set)
     loadgen_share = loadgen_s / wall / len(lg_set)
     postgres_share = postgres_s / wall / len(pg_set) if postgres_s is not None else None
+    # The upstream runs on the load generator's CPUs: what they bear is both roles' CPU.
+    upstream_share = upstream_s / wall / len(lg_set) if upstream_s is not None else None
+    harness_s = loadgen_s + (upstream_s or 0.0)
     shared = None
     if pg_set & lg_set and postgres_s is not None:
-        shared = (postgres_s + loadgen_s) / wall / len(pg_set | lg_set)
-    return RoleCpu(
+        shared = (postgres_s + harness_s) / wall / len(pg_set | lg_set)
+    cpu = RoleCpu(
         app_cpu_s=app_s,
         app_cpu_share=app_share,
         postgres_cpu_s=postgres_s,
@@ -81,14 +94,36 @@ def role_cpu(
         loadgen_cpu_share=min(loadgen_share, 1.0),
         shared_cpu_share=shared,
         bound_by=bounds(
-            split, app_share=app_share, postgres_share=postgres_share, loadgen_share=loadgen_share, shared=shared
+            split,
+            app_share=app_share,
+            postgres_share=postgres_share,
+            loadgen_share=harness_s / wall / len(lg_set),
+            shared=shared,
+            upstream_share=upstream_share,
         ),
     )
+    if upstream_s is not None and upstream_share is not None:
+        # Set only where it ran (records are written without unset fields): the other scenarios'
+        # records stay as they were.
+        cpu.upstream_cpu_s = upstream_s
+        cpu.upstream_cpu_share = min(upstream_share, 1.0)
+        cpu.upstream_ms_per_request = upstream_s * 1000 / requests if requests else None
+    return cpu
+
+
+def _delta(before: float | None, after: float | None) -> float | None:
+    return max(after - before, 0.0) if after is not None and before is not None else None
+
+
+def harness_share(cpu: RoleCpu) -> float:
+    """The load generator's share of its CPUs with the stock upstream's, which runs on them."""
+    return cpu.loadgen_cpu_share + (cpu.upstream_cpu_share or 0.0)
 
 
 def client_bound(cpu: RoleCpu) -> bool:
-    """The load generator's CPUs (its own, or those it shares with PostgreSQL) were saturated."""
-    return "loadgen" in cpu.bound_by or "postgres+loadgen" in cpu.bound_by
+    """The load generator's CPUs (its own, or those it shares with PostgreSQL; with the stock
+    upstream where it ran) were saturated."""
+    return any("loadgen" in bound for bound in cpu.bound_by)
 
 
 def limited_by_loadgen(cpu: RoleCpu) -> bool:
@@ -99,8 +134,10 @@ def limited_by_loadgen(cpu: RoleCpu) -> bool:
     is the database's limit, not pgbench's.)"""
     if "app" in cpu.bound_by:
         return False
-    if "loadgen" in cpu.bound_by:
+    if "loadgen" in cpu.bound_by or "loadgen+upstream" in cpu.bound_by:
         return True
-    if "postgres+loadgen" in cpu.bound_by:
-        return cpu.postgres_cpu_s is None or cpu.loadgen_cpu_s >= cpu.postgres_cpu_s
+    if "postgres+loadgen" in cpu.bound_by or "postgres+loadgen+upstream" in cpu.bound_by:
+        # The stock upstream is the harness too: with the load generator, it is what sends the load.
+        harness = cpu.loadgen_cpu_s + (cpu.upstream_cpu_s or 0.0)
+        return cpu.postgres_cpu_s is None or harness >= cpu.postgres_cpu_s
     return False

@@ -9,9 +9,9 @@ import functools
 from datetime import UTC, datetime
 
 from bench import ceilings, procs, stacks
-from bench.measure.context import Context
+from bench.measure.context import Context, upstream_for
 from bench.measure.ladder import run_ladder
-from bench.measure.oha import avatar_stages, fixed_rate_step
+from bench.measure.oha import avatar_stages, fixed_rate_step, read_mix_stages, read_mix_step
 from bench.measure.pgbench import database_ceiling_ladder, database_ceiling_stages
 from bench.measure.probes import Statements
 from bench.records import Ladder, RawResult, StackInfo, Stage
@@ -39,8 +39,23 @@ CEILING_HTTP = StackInfo(
 )
 
 
+CEILING_PROXY = StackInfo(
+    name="ceiling-proxy",
+    display="proxy ceiling (nginx proxy_pass to the stock upstream)",
+    language="C",
+    language_version="",
+    framework="nginx",
+    framework_version="",
+    server="nginx",
+    data_access="none: the stock upstream over kept-alive HTTP/1.1",
+)
+
+
 def ceiling_of(scenario: Scenario) -> StackInfo:
-    """The database's for the k6 scenarios, nginx's for the avatar."""
+    """The database's for the k6 scenarios, nginx's for the avatar, nginx as a proxy for a
+    scenario that calls the stock upstream (outbound)."""
+    if scenario.upstream:
+        return CEILING_PROXY
     return CEILING_DB if scenario.tool == "k6" else CEILING_HTTP
 
 
@@ -59,6 +74,20 @@ def run_ceiling(ctx: Context, scenario: Scenario, run_number: int) -> RawResult:
                 ladder = database_ceiling_ladder(ctx, scenario, label=label, statements=statements)
             else:
                 stages = database_ceiling_stages(ctx, scenario, label=label, statements=statements)
+        elif scenario.upstream:
+            with upstream_for(ctx, scenario, f"ceiling-{scenario.name}"):
+                ctx.roles.fresh_app()
+                wrap = functools.partial(ctx.roles.wrap, "app")
+                nginx, base_url = ceilings.start_nginx(wrap, stacks.free_port(), stock_port=ctx.stock_port)
+                idle_memory = ctx.roles.app.memory_bytes() if ctx.roles.app is not None else None
+                name = f"ceiling-{scenario.name}"
+                if ctx.plan.open_model:
+                    run_step = read_mix_step(ctx, scenario, base_url=base_url, dialect="api", name=name, label=label)
+                    ladder = run_ladder(ctx, scenario, run_step, label=label, statements=statements)
+                else:
+                    stages = read_mix_stages(
+                        ctx, scenario, base_url=base_url, dialect="api", name=name, label=label, statements=statements
+                    )
         else:
             ctx.roles.fresh_app()
             nginx, base_url = ceilings.start_nginx(functools.partial(ctx.roles.wrap, "app"), stacks.free_port())

@@ -1,6 +1,7 @@
 """The oha runs: the avatar scenario's single endpoint, against a stack or nginx, by duration:
 closed-model stages (as many requests as its connections get answered) or fixed-rate ones; and
-the fixed-rate steps of a read scenario, from its URL list."""
+the fixed-rate steps of a read scenario, from its URL list, and the closed-model stage of one
+that oha alone sends (the outbound scenario)."""
 
 from __future__ import annotations
 
@@ -116,12 +117,67 @@ def avatar_stages(
 ) -> list[Stage]:
     """The avatar's closed-model stage against `url` (the original study's 10 connections, by
     duration), after an uncounted warm-up unless the stack is `warm` (steady state reached)."""
+    return _closed_stages(ctx, scenario, url=url, name=name, label=label, statements=statements, warm=warm)
+
+
+def read_mix_stages(
+    ctx: Context,
+    scenario: Scenario,
+    *,
+    base_url: str,
+    dialect: Dialect,
+    name: str,
+    label: str,
+    statements: Statements | None,
+    warm: bool = False,
+) -> list[Stage]:
+    """The closed-model stage of a read scenario that oha sends (outbound): its connections over
+    the scenario's URL list, by duration, every answer expected 200; warmed up as the avatar's."""
+    url_file = write_url_list(logs() / f"{name}-urls.txt", scenario, base_url, dialect)
+    return _closed_stages(
+        ctx,
+        scenario,
+        url=base_url,
+        name=name,
+        label=label,
+        statements=statements,
+        warm=warm,
+        url_file=url_file,
+        expected_status=200,
+    )
+
+
+def _closed_stages(
+    ctx: Context,
+    scenario: Scenario,
+    *,
+    url: str,
+    name: str,
+    label: str,
+    statements: Statements | None,
+    warm: bool,
+    url_file: Path | None = None,
+    expected_status: int = 302,
+) -> list[Stage]:
     connections = scenario.stages[0]
     warmup, seconds = closed_timing(ctx.plan.profile, ctx.plan.open_model)
+
+    def run(seconds: float, tag: str) -> LoadFigures:
+        return oha_run(
+            ctx,
+            url=url,
+            connections=connections,
+            seconds=seconds,
+            name=f"{name}-{tag}",
+            label=label,
+            url_file=url_file,
+            expected_status=expected_status,
+        )
+
     if not warm:
         ctx.display.update(f"{label}: warm-up ({warmup} s, not counted)")
-        oha_run(ctx, url=url, connections=connections, seconds=warmup, name=f"{name}-warmup", label=label)
+        run(warmup, "warmup")
     ctx.display.update(f"{label}: {connections} connections for {seconds} s")
     with StageMeter(ctx.roles, statements) as meter:
-        figures = oha_run(ctx, url=url, connections=connections, seconds=seconds, name=f"{name}-stage", label=label)
+        figures = run(seconds, "stage")
     return [meter.stage(figures)]

@@ -6,7 +6,7 @@ from __future__ import annotations
 import dataclasses
 from pathlib import Path
 
-from bench import cgroups, environment, paths, stacks, tools
+from bench import cgroups, environment, paths, stacks, tools, upstream
 from bench.console import console
 from bench.errors import BenchError
 from bench.manifest import Stack
@@ -34,13 +34,16 @@ def load_generators(plan: Plan) -> dict[str, Path]:
 
 
 def prepare(plan: Plan) -> tuple[dict[str, Path], Caps]:
-    """The load generators, the stacks' builds, and the caps of compose.yaml."""
+    """The load generators, the stacks' builds (and the stock upstream's), and the caps of compose.yaml."""
     from bench.docker_checks import caps as compose_caps
 
     tool_paths = load_generators(plan)
     for stack in plan.stacks:
         with console.status(f"building {stack.name}"):
             stacks.build(stack)
+    if any(s.upstream for s in plan.scenarios):
+        with console.status("building the stock upstream"):
+            upstream.build()
     return tool_paths, Caps.model_validate(compose_caps(paths.ROOT))
 
 
@@ -84,6 +87,7 @@ def run_plan(plan: Plan, cluster: Cluster, tool_paths: dict[str, Path], caps: Ca
             Display(plan.estimate_seconds()),
             tool_paths,
             _header(plan, cluster, roles, caps, tool_paths),
+            stock_port=upstream.free_port() if any(s.upstream for s in plan.scenarios) else upstream.DEFAULT_PORT,
         )
         roles.place_postgres(cluster)
         results = []

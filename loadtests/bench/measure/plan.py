@@ -9,7 +9,7 @@ from bench import cgroups
 from bench.errors import BenchError
 from bench.manifest import Stack
 from bench.records import CpuSplit, FaultKind, Ladder, Profile, RawResult
-from bench.scenarios import Observed, Scenario, estimate_seconds
+from bench.scenarios import SCENARIOS, Observed, Scenario, bisection_rates, estimate_seconds
 
 # A job of a plan: the stack's (or ceiling's) name, the scenario's, the run number.
 JobKey = tuple[str, str, int]
@@ -64,9 +64,16 @@ class Plan:
     """Records of an earlier run of this commit that --resume keeps (kept_records): their jobs
     are not run again."""
 
+    def stack_scenarios(self, name: str) -> list[Scenario]:
+        """The plan's scenarios that stack (or ceiling) `name` is measured in: a variant's only
+        those its manifest lists (measured_in), a stack's and a ceiling's all."""
+        stack = next((s for s in self.stacks if getattr(s, "name", None) == name), None)
+        wanted = measured_in(stack) if stack is not None else None
+        return [s for s in self.scenarios if wanted is None or s.name in wanted]
+
     def remaining(self, name: str, run_number: int) -> list[Scenario]:
         """The scenarios of stack (or ceiling) `name` still to run in repeat `run_number`."""
-        return [s for s in self.scenarios if (name, s.name, run_number) not in self.kept]
+        return [s for s in self.stack_scenarios(name) if (name, s.name, run_number) not in self.kept]
 
     def estimate_seconds(self) -> float:
         """Every job of the plan, the ceilings' included."""
@@ -100,6 +107,12 @@ class Plan:
                         started=started,
                     )
         return total
+
+
+def measured_in(stack: Stack) -> tuple[str, ...] | None:
+    """The scenarios a variant is measured in, as its stack's impl.toml lists them; None for a
+    stack itself, which is measured in every scenario."""
+    return getattr(stack, "variant_scenarios", None)
 
 
 def kept_records(raw_dir: Path, commit: str | None) -> dict[JobKey, RawResult]:
@@ -138,22 +151,38 @@ def observed_runs(*raw_dirs: Path) -> dict[tuple[str, str], Observed]:
             started = str(record.started_at or "")
             if key in latest and latest[key][0] > started:
                 continue
-            ladder = record.ladder
+            full = _full_rates(record.ladder)
             latest[key] = (
                 started,
                 Observed(
                     steady_s=record.steady_state.time_s if record.steady_state else None,
-                    ladder_rates=tuple(s.offered_rps for s in ladder.steps) if ladder else None,
-                    bisect_from=_bisect_from(ladder),
+                    probe_rates=_probe_rates(record.ladder, record.scenario),
+                    full_rates=full,
                 ),
             )
     return {key: observed for key, (_, observed) in latest.items()}
 
 
-def _bisect_from(ladder: Ladder | None) -> tuple[float, float] | None:
-    """A ladder run before the bisection existed (no bisect_ratio) that stopped above a rate it
-    held: that rate and the one not held, which a bisection starts from now."""
-    if ladder is None or ladder.bisect_ratio is not None or ladder.capacity_rps is None:
+def _full_rates(ladder: Ladder | None) -> tuple[float, ...] | None:
+    """The full-length steps a ladder ran; for a run from before the probes, the two it would run
+    now: its capacity and the rate above it that it did not hold."""
+    if ladder is None:
         return None
+    if any(s.probe for s in ladder.steps):
+        return tuple(s.offered_rps for s in ladder.steps if not s.probe)
     failed = [s.offered_rps for s in ladder.steps if not s.held]
-    return (ladder.capacity_rps, min(failed)) if failed else None
+    return tuple(r for r in (ladder.capacity_rps, min(failed, default=None)) if r)
+
+
+def _probe_rates(ladder: Ladder | None, scenario: str) -> tuple[float, ...] | None:
+    """The probes a ladder ran; for a run from before the probes, the probes it would run now: the
+    scenario's rates it stepped and the bisection between its capacity and the next rate."""
+    if ladder is None:
+        return None
+    if any(s.probe for s in ladder.steps):
+        return tuple(s.offered_rps for s in ladder.steps if s.probe)
+    grid = SCENARIOS[scenario].rates if scenario in SCENARIOS else ()
+    climbed = [s.offered_rps for s in ladder.steps if not s.bisection and (not grid or s.offered_rps >= grid[0])]
+    failed = [s.offered_rps for s in ladder.steps if not s.held and not s.bisection]
+    bracket = bisection_rates(ladder.capacity_rps, min(failed)) if ladder.capacity_rps and failed else []
+    return (*climbed, *bracket)

@@ -15,20 +15,23 @@ import psycopg
 from bench import cgroups
 from bench.loadgen import LoadFigures
 from bench.measure.bounds import CpuTimes, client_bound, role_cpu
+from bench.measure.resources import ResourceSampler, Sessions
 from bench.measure.roles import Roles
 from bench.postgres import Cluster
-from bench.records import Dialect, MemoryGrowth, RoleCpu, Stage
+from bench.records import Dialect, MemoryGrowth, Resources, RoleCpu, Stage
 from bench.scenarios import prepare_probe
 
 PROBE_REQUESTS = 20
 
 
 class Statements:
-    """SQL statements executed in the working database, from pg_stat_statements."""
+    """SQL statements executed in the working database, from pg_stat_statements; and the app's
+    sessions (`sessions`), which the resource sampler counts through a connection of its own."""
 
     def __init__(self, cluster: Cluster) -> None:
         self.cluster = cluster
         self.conn = cluster.connect()
+        self.sessions: Sessions | None = Sessions(cluster)
 
     def total(self) -> int:
         try:
@@ -48,6 +51,8 @@ class Statements:
 
     def close(self) -> None:
         self.conn.close()
+        if self.sessions is not None:
+            self.sessions.close()
 
 
 def sql_per_endpoint(
@@ -125,19 +130,26 @@ class AppReading:
     oom_kills: int
     peak_bytes: int | None = None
     postgres_cpu_s: float | None = None
+    upstream_cpu_s: float | None = None
 
     @staticmethod
-    def take(app: cgroups.Group, loadgen: cgroups.Group, postgres: cgroups.Group | None = None) -> AppReading:
+    def take(
+        app: cgroups.Group,
+        loadgen: cgroups.Group,
+        postgres: cgroups.Group | None = None,
+        upstream: cgroups.Group | None = None,
+    ) -> AppReading:
         return AppReading(
             app.cpu_seconds(),
             loadgen.cpu_seconds(),
             app.oom_kills(),
             app.memory_peak_bytes(),
             postgres_cpu_seconds(postgres),
+            upstream.cpu_seconds() if upstream is not None else None,
         )
 
     def times(self) -> CpuTimes:
-        return CpuTimes(self.app_cpu_s, self.postgres_cpu_s, self.loadgen_cpu_s)
+        return CpuTimes(self.app_cpu_s, self.postgres_cpu_s, self.loadgen_cpu_s, self.upstream_cpu_s)
 
 
 class StageMeter:
@@ -158,21 +170,27 @@ class StageMeter:
         self.started = self.wall = 0.0
         self.sampler: MemorySampler | None = None
         self.samples: list[tuple[float, int]] = []
+        self.resource_sampler: ResourceSampler | None = None
+        self.resources: Resources | None = None
 
     def __enter__(self) -> StageMeter:
         app, loadgen = self.roles.app, self.roles.loadgen
         if app is not None and loadgen is not None:
             app.reset_peak()
-            self.before = AppReading.take(app, loadgen, self.roles.postgres)
+            self.before = AppReading.take(app, loadgen, self.roles.postgres, self.roles.upstream)
         self.sql_before = self.statements.total() if self.statements is not None else 0
         self.started = time.monotonic()
         self.sampler = MemorySampler(app, self.started) if app is not None else None
+        sessions = self.statements.sessions if self.statements is not None else None
+        if app is not None or sessions is not None:
+            self.resource_sampler = ResourceSampler(app, sessions, self.roles.split.loadgen)
         return self
 
     def __exit__(
         self, kind: type[BaseException] | None, error: BaseException | None, trace: TracebackType | None
     ) -> None:
         self.samples = self.sampler.stop() if self.sampler else []
+        self.resources = self.resource_sampler.stop() if self.resource_sampler else None
         self.wall = time.monotonic() - self.started
         if error is not None:
             return
@@ -180,7 +198,7 @@ class StageMeter:
             self.sql = self.statements.total() - self.sql_before
         app, loadgen = self.roles.app, self.roles.loadgen
         if app is not None and loadgen is not None:
-            self.after = AppReading.take(app, loadgen, self.roles.postgres)
+            self.after = AppReading.take(app, loadgen, self.roles.postgres, self.roles.upstream)
 
     def stage(self, figures: LoadFigures) -> Stage:
         """The stage's record: the load generator's figures and what was measured around them."""
@@ -203,6 +221,7 @@ class StageMeter:
                 else None,
                 **self._cost(figures, sent),
                 "error_rate": figures.error_count / requests if requests else None,
+                **({"resources": self.resources} if self.resources is not None else {}),
             }
         )
 

@@ -1,5 +1,7 @@
-"""The three roles of a run (the app, PostgreSQL, the load generator): each in its own cgroup
-with its CPU set and memory cap, or pinned with taskset where there are no writable cgroups."""
+"""The roles of a run (the app, PostgreSQL, the load generator, and for the outbound scenario the
+stock upstream): each in its own cgroup with its CPU set and memory cap, or pinned with taskset
+where there are no writable cgroups. The upstream runs on the load generator's CPUs (on two cores
+CPU 1, with PostgreSQL): it is part of the harness, and its CPU is measured apart."""
 
 from __future__ import annotations
 
@@ -12,7 +14,7 @@ from bench import cgroups
 from bench.postgres import Cluster
 from bench.records import Caps, CpuSplit
 
-Role = Literal["app", "postgres", "loadgen"]
+Role = Literal["app", "postgres", "loadgen", "upstream"]
 
 
 class Roles:
@@ -27,6 +29,7 @@ class Roles:
         self.app: cgroups.Group | None = None
         self.postgres: cgroups.Group | None = None
         self.loadgen: cgroups.Group | None = None
+        self.upstream: cgroups.Group | None = None
         if caps is None:
             return
         if not self.cg.available:
@@ -40,14 +43,18 @@ class Roles:
         self.loadgen = self.cg.group("loadgen", split.loadgen, None)
 
     def group(self, role: Role) -> cgroups.Group | None:
-        return {"app": self.app, "postgres": self.postgres, "loadgen": self.loadgen}[role]
+        return {"app": self.app, "postgres": self.postgres, "loadgen": self.loadgen, "upstream": self.upstream}[role]
+
+    def cpus(self, role: Role) -> str:
+        """The role's CPU set: the upstream's is the load generator's."""
+        return self.split.loadgen if role == "upstream" else getattr(self.split, role)
 
     def wrap(self, role: Role, command: str) -> str:
         """`command` run inside the role's group, or pinned to its CPUs without cgroups."""
         group = self.group(role)
         if group is not None:
             return group.shell_prefix() + command
-        return f"exec taskset -c {getattr(self.split, role)} bash -c {json.dumps(command)}"
+        return f"exec taskset -c {self.cpus(role)} bash -c {json.dumps(command)}"
 
     def app_cap_mib(self) -> int:
         return (self.caps.app.mem_bytes or 0) >> 20 if self.caps is not None else 0
@@ -55,6 +62,21 @@ class Roles:
     def fresh_app(self) -> None:
         if self.app is not None:
             self.app = self.cg.renew("app")
+
+    def place_upstream(self) -> None:
+        """A group of its own for the stock upstream about to start: its CPU is measured while it
+        runs (release_upstream ends that), and is in no other scenario's figures. No memory cap:
+        like the load generator, it is the harness, not what is measured."""
+        if self.app is None:
+            return
+        if "upstream" in self.cg.groups:
+            self.upstream = self.cg.renew("upstream")
+        else:
+            self.upstream = self.cg.group("upstream", self.split.loadgen, None)
+
+    def release_upstream(self) -> None:
+        """The upstream has stopped: the stages after it measure no upstream."""
+        self.upstream = None
 
     def place_postgres(self, cluster: Cluster) -> None:
         if self.postgres is None:

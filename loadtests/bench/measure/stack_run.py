@@ -15,11 +15,11 @@ from bench import procs, stacks, writes
 from bench.errors import BenchError
 from bench.loadgen import LoadFigures
 from bench.manifest import Stack
-from bench.measure.context import Context
+from bench.measure.context import Context, upstream_for
 from bench.measure.faults import DatabaseRestart
 from bench.measure.k6 import K6Stages
 from bench.measure.ladder import RunStep, run_ladder
-from bench.measure.oha import avatar_stages, fixed_rate_step, read_mix_step
+from bench.measure.oha import avatar_stages, fixed_rate_step, read_mix_stages, read_mix_step
 from bench.measure.probes import StageMeter, Statements, sql_per_endpoint
 from bench.measure.steady import cpu_window_runs, cpu_windows_live, reach_steady_state
 from bench.records import Dialect, Fault, Ladder, LostWrites, RawResult, StackInfo, Stage, SteadyState
@@ -109,6 +109,7 @@ class Session:
             self.stack,
             port=stacks.free_port(),
             database_url=self.ctx.database().url(),
+            stock_url=self.ctx.stock_url,
             command=self.ctx.roles.wrap("app", self.stack.run_command),
             log_name=f"run/{log}-server.log",
         )
@@ -177,7 +178,8 @@ def run_stack(
     try:
         running = session.process(scenario, label)
         served_before = list(session.served)
-        outcome = _load_and_check(ctx, stack, scenario, label, running, statements, rows_before)
+        with upstream_for(ctx, scenario, f"{stack.name}-{scenario.name}"):
+            outcome = _load_and_check(ctx, stack, scenario, label, running, statements, rows_before)
         session.served.append(scenario.name)
         kept = session.keep and more_to_come and outcome.failed is None and running.alive()
     finally:
@@ -251,6 +253,18 @@ def _load_and_check(
         outcome = Outcome([])
     elif k6 is not None:
         outcome = k6_stages(ctx, scenario, label, k6, running.base_url, statements, warm=warm)
+    elif scenario.read_mix:
+        stages = read_mix_stages(
+            ctx,
+            scenario,
+            base_url=running.base_url,
+            dialect=stack.dialect,
+            name=name,
+            label=label,
+            statements=statements,
+            warm=warm,
+        )
+        outcome = Outcome(stages)
     else:
         stages = avatar_stages(
             ctx, scenario, url=running.base_url + "/avatar", name=name, label=label, statements=statements, warm=warm

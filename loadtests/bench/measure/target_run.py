@@ -22,7 +22,7 @@ from bench.measure.context import Context
 from bench.measure.display import Display
 from bench.measure.k6 import K6Stages
 from bench.measure.ladder import run_ladder
-from bench.measure.oha import avatar_stages
+from bench.measure.oha import avatar_stages, read_mix_stages
 from bench.measure.orchestrate import load_generators, write_raw
 from bench.measure.plan import Plan
 from bench.measure.roles import Roles
@@ -149,6 +149,10 @@ def _load(ctx: Context, url: str, info: StackInfo, scenario: Scenario, label: st
         fields["ladder"] = run_ladder(ctx, scenario, run_step, label=label, statements=None)
     if k6 is not None:
         fields["stages"] = k6_stages(ctx, scenario, label, k6, url, None, warm=warm).stages
+    elif scenario.read_mix:
+        fields["stages"] = read_mix_stages(
+            ctx, scenario, base_url=url, dialect=info.dialect, name=name, label=label, statements=None, warm=warm
+        )
     else:
         fields["stages"] = avatar_stages(
             ctx, scenario, url=url + "/avatar", name=name, label=label, statements=None, warm=warm

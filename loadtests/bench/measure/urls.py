@@ -4,8 +4,8 @@ its weight sends the scenario's mix. The list is seeded, so every stack and ever
 same URLs; the order oha draws them in is its own.
 
 The weights are the Scenario's `read_mix`, and the parameters those of the k6 scripts
-(loadtests/k6/read-heavy.js, join-filter.js: uniform ids, categories and pages over the seeded
-rows); a test keeps the two equal (tests/test_urls.py).
+(loadtests/k6/read-heavy.js, join-filter.js, outbound.js: uniform ids, categories and pages over
+the seeded rows); a test keeps the two equal (tests/test_urls.py).
 """
 
 from __future__ import annotations
@@ -39,6 +39,8 @@ def read_paths(dialect: Dialect) -> dict[str, ReadPath]:
         "category_items": lambda r: paths.category_items.format(category=r.randint(1, SEEDED_CATEGORIES)),
         "categories_page": lambda r: f"/categories?page={r.randint(0, CATEGORY_PAGES - 1)}",
         "item_by_id": lambda r: paths.item_by_id.format(id=r.randint(1, SEEDED_ITEMS)),
+        # The same path in every dialect (a controller of its own beside Spring Data REST's).
+        "item_stock": lambda r: f"/items/{r.randint(1, SEEDED_ITEMS)}/stock",
     }
 
 

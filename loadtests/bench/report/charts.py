@@ -11,6 +11,7 @@ from matplotlib.figure import Figure
 
 from bench.records import RawResult
 from bench.report.figures import MIB, Cell, Spread, spread
+from bench.report.ladder import one_step_per_rate
 
 CHARTS = (
     ("throughput", "requests/s at the highest stage (median, min–max)", "rps"),
@@ -138,7 +139,7 @@ def draw_latency_charts(cells_by_scenario: dict[str, list[Cell]], charts_dir: Pa
         for cell in laddered:
             by_rate: dict[float, list[float | None]] = {}
             for record in cell.records:
-                for step in record.ladder.steps if record.ladder is not None else []:
+                for step in one_step_per_rate(record):
                     by_rate.setdefault(step.offered_rps, []).append(step.latency_ms.p99 if step.latency_ms else None)
             points = [(rate, found.median) for rate, values in sorted(by_rate.items()) if (found := spread(values))]
             if points:

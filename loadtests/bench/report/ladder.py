@@ -8,7 +8,7 @@ from collections.abc import Callable
 from typing import TypeVar
 
 from bench.measure.bounds import limited_by_loadgen
-from bench.measure.ladder import stopping_step
+from bench.measure.ladder import decisive, stopping_step
 from bench.records import LadderStep, RawResult
 from bench.report.figures import Cell, fmt, fmt_spread, median, noise_marks, spread
 
@@ -44,7 +44,8 @@ def last_steps(cell: Cell) -> list[LadderStep]:
         if record.ladder is None or not record.ladder.steps:
             continue
         stop = stopping_step(record.ladder.steps)
-        found.append(stop if stop is not None else max(record.ladder.steps, key=lambda s: s.offered_rps))
+        full = decisive(record.ladder.steps) or record.ladder.steps
+        found.append(stop if stop is not None else max(full, key=lambda s: s.offered_rps))
     return found
 
 
@@ -67,17 +68,58 @@ def postgres_ms_of(step: LadderStep) -> float | None:
     return step.cpu.postgres_ms_per_request if step.cpu else None
 
 
+def upstream_ms_of(step: LadderStep) -> float | None:
+    """The stock upstream's CPU ms per request (the outbound scenario only)."""
+    return step.cpu.upstream_ms_per_request if step.cpu else None
+
+
+def has_upstream(cells: list[Cell]) -> bool:
+    """Whether the scenario's stacks called the stock upstream, whose CPU was measured."""
+    return any(
+        upstream_ms_of(step) is not None
+        for cell in cells
+        for record in cell.records
+        for step in (record.ladder.steps if record.ladder is not None else [])
+    )
+
+
 def common_rate(cells: list[Cell]) -> float | None:
-    """The highest offered rate every stack held in every run that held one. A run that held no
-    rate has no cost at any rate, so it is left out (its stack shows "held no rate") rather than
-    leaving the others with no rate to compare at; None if no run held a rate."""
-    return min((c for cell in cells for c in capacities(cell) if c is not None), default=None)
+    """The highest of the scenario's own rates (the ladder's, never a bisection's, which differ from
+    stack to stack) that every stack held in every run that held one, by a probe or at full length.
+    A run that held no rate has no cost at any rate, so it is left out (its stack shows "held no
+    rate") rather than leaving the others with no rate to compare at; None if no run held a rate."""
+    held_by_run = [_grid_rates_held(r) for cell in cells for r in cell.records if r.ladder is not None]
+    held_by_run = [held for held in held_by_run if held]
+    if not held_by_run:
+        return None
+    return max(set.intersection(*held_by_run), default=None)
+
+
+def _grid_rates_held(record: RawResult) -> set[float]:
+    """The ladder's own rates a run held, up to its capacity: one held by chance above a rate not
+    held does not count, as for the capacity."""
+    ladder = record.ladder
+    if ladder is None or ladder.capacity_rps is None:
+        return set()
+    grid, top = set(ladder.rates), ladder.capacity_rps
+    return {s.offered_rps for s in ladder.steps if s.held and s.offered_rps in grid and s.offered_rps <= top}
+
+
+def one_step_per_rate(record: RawResult) -> list[LadderStep]:
+    """A run's steps, one per offered rate: the full-length one where a probe ran the same rate."""
+    steps = record.ladder.steps if record.ladder is not None else []
+    by_rate: dict[float, LadderStep] = {}
+    for step in sorted(steps, key=lambda s: not s.probe):
+        by_rate[step.offered_rps] = step
+    return [by_rate[rate] for rate in sorted(by_rate)]
 
 
 def step_at(record: RawResult, rate: float | None) -> LadderStep | None:
+    """The run's held step at `rate`: the full-length one where both ran, else the probe."""
     if record.ladder is None or rate is None:
         return None
-    return next((s for s in record.ladder.steps if s.offered_rps == rate and s.held), None)
+    held = [s for s in record.ladder.steps if s.offered_rps == rate and s.held]
+    return min(held, key=lambda s: s.probe, default=None)
 
 
 def values_at(cell: Cell, rate: float | None, value: Callable[[LadderStep], T | None]) -> list[T | None]:
@@ -151,6 +193,7 @@ def ladder_table(scenario: str, cells: list[Cell], ceiling: Cell | None = None) 
     laddered.sort(key=lambda c: -(median_capacity(c) or 0.0))
     common = common_rate(laddered)
     at = f"{fmt(common)} req/s" if common is not None else "the common rate"
+    upstream = has_upstream([*laddered, *([ceiling_row] if ceiling_row is not None else [])])
     lines = [
         f"### {scenario}: fixed-rate ladder (p99 objective {fmt(objective)} ms)",
         "",
@@ -177,12 +220,20 @@ def ladder_table(scenario: str, cells: list[Cell], ceiling: Cell | None = None) 
             "stack's capacity divided by the ceiling's."
             if ceiling_row is not None
             else ""
+        )
+        + (
+            " The stock upstream the stacks call runs on the load generator's CPUs: its CPU ms per request is "
+            "what each call costs the harness, and its CPU counts with the load generator's in what bound a "
+            "step (loadgen+upstream, postgres+loadgen+upstream) and in the ≥ of a lower bound."
+            if upstream
+            else ""
         ),
         "",
         f"| stack | capacity req/s | efficiency | stopped by | bound at the step not held | p99 ms at {at} | p99.9 ms "
         "| app cores per 1k req/s | PostgreSQL CPU ms/req | SQL/req | bytes/resp | load generator CPU share "
-        "| time to steady state s | notes |",
-        "|" + " --- |" * 14,
+        + ("| upstream CPU ms/req " if upstream else "")
+        + "| time to steady state s | notes |",
+        "|" + " --- |" * (15 if upstream else 14),
     ]
     capacity_spreads = [(c.stack.label, spread(capacities(c))) for c in laddered]
     marks = noise_marks(capacity_spreads)
@@ -208,6 +259,7 @@ def ladder_table(scenario: str, cells: list[Cell], ceiling: Cell | None = None) 
             fmt(median(values_at(cell, common, lambda s: s.mean_response_bytes)), 0),
             fmt(median(values_at(cell, common, lambda s: s.cpu.loadgen_cpu_share * 100 if s.cpu else None)), 0)
             + ("%" if any(v is not None for v in values_at(cell, common, lambda s: s.cpu)) else ""),
+            *([fmt(median(values_at(cell, common, upstream_ms_of)), 3)] if upstream else []),
             _steady(cell),
             ", ".join(notes),
         ]

@@ -10,6 +10,7 @@ from bench import paths
 from bench.errors import BenchError
 from bench.records import RawResult
 from bench.report.charts import draw_capacity_chart, draw_charts, draw_latency_charts, draw_soak_chart
+from bench.report.claims import claims_section, load_claims
 from bench.report.figures import Cell, group_cells
 from bench.report.quotes import Quotes, fill
 from bench.report.sections import fault_section, ladder_section, soak_section
@@ -24,6 +25,7 @@ from bench.report.tables import (
     scenario_section,
     stacks_table,
 )
+from bench.report.variants import is_variant, split_variants, variants_section
 
 
 def load(raw_dir: Path) -> list[RawResult]:
@@ -33,18 +35,26 @@ def load(raw_dir: Path) -> list[RawResult]:
     return [RawResult.read(f) for f in files]
 
 
-def render(raw_dir: Path, out_md: Path, charts_dir: Path, analysis: Path | None = None) -> Path:
-    """The answer first (the summary, then the analysis and the original study's ratios), then
-    every scenario's tables, memory, the other runs' sections, the charts and the environment."""
+def render(
+    raw_dir: Path, out_md: Path, charts_dir: Path, analysis: Path | None = None, claims: Path | None = None
+) -> Path:
+    """The answer first (the summary, then the analysis, the original study's ratios and every
+    claim's verdict), then the variants beside their stacks, every scenario's tables, memory, the
+    other runs' sections, the charts and the environment. `claims`: docs/claims.toml unless given."""
     records = load(raw_dir)
     runs = max(r.run for r in records)
     cells_by_scenario: dict[str, list[Cell]] = {}
+    # Every row of a scenario, the variants' too: what the claims and the variants section compare.
+    every_row: dict[str, list[Cell]] = {}
     ceilings: dict[str, Cell | None] = {}
     for scenario, cells in group_cells(records).items():
+        every_row[scenario] = cells
         ceilings[scenario] = next((c for c in cells if c.stack.name.startswith("ceiling-")), None)
-        cells = [c for c in cells if c is not ceilings[scenario]]
+        # Variants are shown beside their stacks, not ranked among them (bench.report.variants).
+        cells = [c for c in split_variants(cells)[0] if c is not ceilings[scenario]]
         cells.sort(key=lambda c: -(c.rps() or (0.0,))[0])
-        cells_by_scenario[scenario] = cells
+        if cells or not split_variants(every_row[scenario])[1]:
+            cells_by_scenario[scenario] = cells
     # The other runs' raw directories beside this one, each with the section it adds.
     sections: dict[str, Callable[[list[RawResult]], list[str]]] = {
         f"{raw_dir.name}-mem-ladder": ladder_section,
@@ -57,7 +67,7 @@ def render(raw_dir: Path, out_md: Path, charts_dir: Path, analysis: Path | None 
         if (directory := raw_dir.parent / name).is_dir() and any(directory.glob("*.json"))
     }
     mem_ladder = others.get(f"{raw_dir.name}-mem-ladder", [])
-    stack_records = [r for r in records if r.kind != "ceiling"]
+    stack_records = [r for r in records if r.kind != "ceiling" and not is_variant(r.stack.name)]
     lines = [
         "# Results",
         "",
@@ -77,7 +87,11 @@ def render(raw_dir: Path, out_md: Path, charts_dir: Path, analysis: Path | None 
         )
         lines += [text.strip(), ""]
     lines += _linked(study_section(cells_by_scenario), out_md.parent)
-    lines += _dated(stacks_table(records, _spec_link("hal.md", out_md.parent)), records)
+    lines += _linked(claims_section(every_row, load_claims(*([claims] if claims else []))), out_md.parent)
+    variant_records = [r for r in records if is_variant(r.stack.name)]
+    lines += _dated(_linked(variants_section(every_row), out_md.parent), variant_records)
+    main_records = [r for r in records if not is_variant(r.stack.name)]
+    lines += _dated(stacks_table(main_records, _spec_link("hal.md", out_md.parent)), main_records)
     for scenario, cells in cells_by_scenario.items():
         ceiling = ceilings[scenario]
         section = scenario_section(scenario, cells, ceiling)

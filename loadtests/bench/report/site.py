@@ -17,14 +17,27 @@ import shutil
 from collections import defaultdict
 from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import TypedDict
+from typing import TYPE_CHECKING, TypedDict
 
 from bench.errors import BenchError
 from bench.records import LadderStep, RawResult
 from bench.report.figures import MIB, Cell, group_cells, median, spread
-from bench.report.ladder import common_rate, has_ladder, lower_bound, p99_of, postgres_ms_of, step_at, stopped_by
+from bench.report.ladder import (
+    common_rate,
+    has_ladder,
+    lower_bound,
+    one_step_per_rate,
+    p99_of,
+    postgres_ms_of,
+    step_at,
+    stopped_by,
+)
 from bench.report.summary import bound_sentence, per_run_peak, smallest_clean_cap
 from bench.report.tiers import tier_of, tiers
+from bench.report.variants import split_variants
+
+if TYPE_CHECKING:
+    from bench.report.site_answers import ClaimData, VariantData
 
 ASSETS = Path(__file__).with_name("site_assets")
 CEILING_PREFIX = "ceiling-"
@@ -127,6 +140,10 @@ class SiteData(TypedDict):
     machine: str
     scenarios: list[ScenarioInfo]
     stacks: list[StackFigures]
+    variants: list[VariantData]
+    """Each variant in each of its scenarios against its stack (bench.report.variants)."""
+    claims: list[ClaimData]
+    """Every claim of docs/claims.toml with its verdict (bench.report.claims)."""
 
 
 def write_site(raw_dir: Path, site_dir: Path) -> Path:
@@ -160,12 +177,18 @@ def site_data(
 ) -> SiteData:
     """What the page shows, as JSON: per scenario its ladder's rates and common rate; per stack
     its figures per scenario and its memory, start-up and steady state."""
+    # Imported here: the variants' and claims' figures are this module's Figure.
+    from bench.report.site_answers import claims_data, variants_data
+
     mem_ladder = mem_ladder or []
     href = {id(record): _link(path, site_dir) for path, record in [*found, *mem_ladder]}
     records = [record for _, record in found]
     scenarios: list[ScenarioInfo] = []
     per_stack: dict[str, dict[str, ScenarioFigures]] = defaultdict(dict)
-    for scenario, cells in group_cells(records).items():
+    every_row = group_cells(records)
+    for scenario, cells in every_row.items():
+        # Variants are shown beside their stacks (the variants section), not ranked among them.
+        cells = split_variants(cells)[0]
         # The common rate and the tiers are the stacks': a ceiling is a limit, not a contender.
         laddered = [c for c in cells if not _is_ceiling(c) and has_ladder([c])]
         common = common_rate(laddered) if laddered else None
@@ -217,6 +240,8 @@ def site_data(
         "machine": f"{machine.cpu_model}, {machine.cores} cores; {machine.os}",
         "scenarios": scenarios,
         "stacks": stacks,
+        "variants": variants_data(every_row, href),
+        "claims": claims_data(every_row, href),
     }
 
 
@@ -292,7 +317,7 @@ def ladder_steps(cell: Cell, href: dict[int, str]) -> list[Step]:
     the step not held too, where latency leaves the objective."""
     reached: dict[float, list[tuple[RawResult, LadderStep]]] = defaultdict(list)
     for record in sorted(cell.records, key=lambda r: r.run):
-        for step in record.ladder.steps if record.ladder is not None else []:
+        for step in one_step_per_rate(record):
             reached[step.offered_rps].append((record, step))
 
     def median_of(

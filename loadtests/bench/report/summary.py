@@ -24,13 +24,22 @@ from bench.report.ladder import (
 from bench.report.tables import measured_at
 from bench.report.tiers import tier_line, tier_of, tiers
 
-SHORT_NAMES = {"read-heavy": "read", "join-filter": "join", "mixed": "mixed", "heavy-body": "heavy", "avatar": "avatar"}
+SHORT_NAMES = {
+    "read-heavy": "read",
+    "join-filter": "join",
+    "mixed": "mixed",
+    "heavy-body": "heavy",
+    "avatar": "avatar",
+    "outbound": "outbound",
+}
 
 BOUND_WORDS = {
     "app": "the app at its core",
     "postgres+loadgen": "PostgreSQL and the load generator filling CPU 1",
     "postgres": "PostgreSQL at its CPUs",
     "loadgen": "the load generator at its CPUs",
+    "loadgen+upstream": "the load generator and the stock upstream at their CPUs",
+    "postgres+loadgen+upstream": "PostgreSQL, the load generator and the stock upstream filling CPU 1",
     "none": "no CPU at 90% (latency or errors first)",
     "held": "every rate held",
 }

@@ -1,10 +1,12 @@
 """A stand-in for a stack: answers every endpoint the runner's probes send, with the statuses
-the real stacks answer, and touches no database."""
+the real stacks answer, and touches no database; GET /items/{id}/stock asks the stock upstream
+at STOCK_URL, as a stack does."""
 
 import json
 import os
 import signal
 import sys
+import urllib.request
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import cgroup
@@ -30,6 +32,10 @@ class Handler(BaseHTTPRequestHandler):
             self._answer(302, headers=[("Location", "https://avatar.example.com/x.png")])
         elif self.path == "/health":
             self._answer(200, {"status": "UP"})
+        elif self.path.endswith("/stock"):
+            item = self.path.split("/")[2]
+            with urllib.request.urlopen(f"{os.environ['STOCK_URL']}/stock/{item}", timeout=2) as answer:
+                self._answer(200, {"itemId": int(item), "quantity": json.load(answer)["quantity"]})
         else:
             self._answer(200, {"id": 1})
 

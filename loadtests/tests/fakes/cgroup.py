@@ -27,6 +27,11 @@ def set_memory(role, current, peak):
         oom.write_text("oom_kill_disable 0\nunder_oom 0\noom_kill 0\n")
 
 
+def has(role):
+    """Whether the runner made the role's group (the stock upstream's exists while it runs)."""
+    return any(Path(os.environ["FAKE_CGROUP_ROOT"]).glob(f"cpuacct/bench-*/{role}"))
+
+
 def enabled():
     return bool(os.environ.get("FAKE_CGROUP_ROOT"))
 

@@ -35,6 +35,8 @@ def main(args):
         cgroup.charge_cpu("app", requests / 10_000)
         cgroup.charge_cpu("loadgen", 0.01)
         cgroup.charge_cpu("postgres", 0)
+        if cgroup.has("upstream"):
+            cgroup.charge_cpu("upstream", requests / 20_000)
         cgroup.set_memory("app", 24 << 20, 30 << 20)
     print(
         json.dumps(

@@ -433,6 +433,123 @@
       'ranges over all runs overlap. The pair is kept in the address, so a comparison can be linked.';
   }
 
+  // -- Claims and variants: the rows, ratios and verdicts of results.md's sections -------------
+
+  const VERDICT_CLASSES = {
+    'holds': 'verdict-holds',
+    'does not hold': 'verdict-fails',
+    'no difference within spread': 'verdict-open',
+    'not measured yet': 'verdict-none',
+  };
+
+  // A ratio over runs: of the medians, with the lowest and highest any two runs give (null: unbounded).
+  function ratioText(ratio, digits) {
+    if (!ratio) return '–';
+    const end = (value) => (value === null ? '∞' : fmt(value, digits));
+    const [low, high] = [end(ratio.low), end(ratio.high)];
+    return low === high ? fmt(ratio.value, digits) : `${fmt(ratio.value, digits)} (${low}–${high})`;
+  }
+
+  // The raw files a ratio was computed from, numbered; each link's title is the file.
+  function fileLinks(files) {
+    const span = el('span', {class: 'range'}, 'raw files ');
+    files.forEach((href, i) => {
+      if (i) span.append(' ');
+      span.append(el('a', {href, title: decodeURIComponent(href.split('/').pop())}, String(i + 1)));
+    });
+    return span;
+  }
+
+  function renderClaims() {
+    const table = document.getElementById('claims');
+    table.replaceChildren();
+    const headings = ['claim', 'source', 'rows (A ÷ B)', 'metric', 'published', 'measured here', 'verdict', 'why'];
+    table.append(el('thead', {}, el('tr', {}, ...headings.map((h) => el('th', {scope: 'col'}, h)))));
+    const body = el('tbody');
+    for (const claim of DATA.claims) {
+      const measured = el('td', {class: 'measured'});
+      for (const found of claim.measured.filter((m) => m.ratio)) {
+        const at = found.rate === null ? '' : ` at ${fmt(found.rate, 0)} req/s`;
+        const shown = ratioText(found.ratio, claim.expected === 'within' ? 1 : 2);
+        measured.append(el('div', {}, `${found.scenario}: ${shown}${at}`, fileLinks(found.files)));
+      }
+      if (!measured.childNodes.length) measured.append('–');
+      body.append(el('tr', {'data-claim': claim.id, 'data-verdict': claim.verdict},
+        el('td', {class: 'statement'}, el('strong', {}, claim.id), `: ${claim.statement}`,
+          claim.note ? el('span', {class: 'range'}, claim.note) : null),
+        el('td', {class: 'source'}, claim.source),
+        el('td', {}, claim.rows.join(' ÷ ')),
+        el('td', {}, `${claim.metric}${claim.expected === 'within' ? `, ${claim.unit}` : ''} on ${claim.scenarios.join(', ')}`),
+        el('td', {}, claim.published),
+        measured,
+        el('td', {class: `verdict ${VERDICT_CLASSES[claim.verdict] || ''}`}, claim.verdict),
+        el('td', {class: 'why'}, claim.reason)));
+    }
+    table.append(body);
+  }
+
+  // What a variant's row shows: the stack's figure → the variant's, and two ratios with their spread.
+  const VARIANT_COLUMNS = [
+    {key: 'capacity', label: 'capacity req/s', digits: 0, ratio: 'capacity ÷ stack'},
+    {key: 'app-cpu', label: 'app CPU ms/req', digits: 3, ratio: 'cost ÷ stack'},
+    {key: 'postgres-cpu', label: 'PostgreSQL CPU ms/req', digits: 3},
+    {key: 'sql', label: 'SQL/req', digits: 2},
+    {key: 'bytes', label: 'bytes/resp', digits: 0},
+    {key: 'threads', label: 'peak threads', digits: 0},
+    {key: 'connections-in-use', label: 'DB connections in use', digits: 0},
+    {key: 'connections-held', label: 'DB connections held', digits: 0},
+    {key: 'gc', label: 'GC ms/s', digits: 1},
+    {key: 'heap', label: 'heap MiB', digits: 0},
+  ];
+
+  function pairCell(pair, digits) {
+    const cell = el('td', {class: 'figure'});
+    const side = (found) => {
+      const parts = figureLink(found, digits);
+      return parts ? parts[0] : '–';
+    };
+    if (pair.every((found) => !found || found.value === null)) cell.append('–');
+    else cell.append(side(pair[0]), ' → ', side(pair[1]));
+    return cell;
+  }
+
+  function renderVariants() {
+    const rows = DATA.variants.filter((v) => state.scenarios.has(v.scenario));
+    document.getElementById('variants-section').hidden = !DATA.variants.length;
+    const table = document.getElementById('variants');
+    table.replaceChildren();
+    const headings = ['variant', 'scenario'];
+    for (const column of VARIANT_COLUMNS) {
+      headings.push(column.label);
+      if (column.ratio) headings.push(column.ratio);
+      if (column.key === 'capacity') headings.push('compared at req/s');
+    }
+    table.append(el('thead', {}, el('tr', {}, ...headings.map((h) => el('th', {scope: 'col'}, h)))));
+    const body = el('tbody');
+    let stack = null;
+    for (const row of rows) {
+      if (row.stack !== stack) {
+        stack = row.stack;
+        body.append(el('tr', {class: 'group'}, el('th', {scope: 'rowgroup', colspan: headings.length}, stack)));
+      }
+      const cells = [];
+      for (const column of VARIANT_COLUMNS) {
+        cells.push(pairCell(row.figures[column.key], column.digits));
+        if (column.ratio) cells.push(el('td', {class: 'ratio'}, ratioText(row.ratios[column.key], 2)));
+        if (column.key === 'capacity') {
+          cells.push(el('td', {class: 'figure'}, row.rate === null ? 'none both held' : fmt(row.rate, 0)));
+        }
+      }
+      const failed = row.failures.length ? ` (${row.failures.length} run(s) failed)` : '';
+      body.append(el('tr', {'data-variant': row.variant, 'data-scenario': row.scenario},
+        el('td', {class: 'variant'}, `@${row.variant.split('@')[1]}${failed}`,
+          row.description ? el('span', {class: 'description'}, row.description) : null, fileLinks(row.files)),
+        el('td', {}, row.scenario),
+        ...cells));
+    }
+    table.append(body);
+  }
+
   // -- At your load: each stack at one rate, read from its ladder's steps ----------------------
 
   // A stack's figures at `rate` in one scenario: measured where a step was offered at that rate,
@@ -592,6 +709,7 @@
 
   function renderAll() {
     renderSummary();
+    renderVariants();
     renderLoad();
     updateCharts();
     renderCompare();
@@ -632,6 +750,21 @@
       'Per scenario, stacks whose capacity ranges over all runs overlap show no difference, and stacks linked by ' +
       'such overlaps share a tier (T1 holds the highest rates); the order inside a tier means nothing. Capacity: ' +
       'the highest offered rate held at the p99 objective.';
+    document.getElementById('claims-note').textContent =
+      'Every published claim this benchmark answers (docs/study.md; the claims are data, docs/claims.toml). ' +
+      'Measured here: A\'s figure divided by B\'s, the ratio of their medians over the runs, with the lowest and ' +
+      'highest ratio any run of the one and any run of the other give; it includes 1 exactly when their ranges ' +
+      'overlap. Figures per request are compared at the highest rate both held in every run. A claim that one ' +
+      'is higher or lower holds when the whole spread is on its side of 1, does not hold when it is wholly on ' +
+      'the other, and shows no difference within spread when it includes 1; a claim of no difference holds when ' +
+      'the spread includes 1 or lies within its stated tolerance (docs/method.md, Claims). The filters do not ' +
+      'apply here.';
+    document.getElementById('variants-note').textContent =
+      'Each variant is its stack with one knob changed, measured in the scenarios its impl.toml names; its rows ' +
+      'are under its stack. a → b is the stack\'s figure, then the variant\'s (medians over runs, each linked to ' +
+      'the run at its median). ÷ stack: the variant\'s figure over the stack\'s, with its spread over the runs. ' +
+      'The figures after capacity are at the highest rate both held in every run; threads and connections are ' +
+      'the peaks of samples every 0.5 s. The scenario filter applies.';
     document.getElementById('charts-note').textContent =
       'Every stack a line over its ladder steps: a dot where every run held the step, a triangle where some did, ' +
       'a cross where none did (the step the ladder stopped at). Click a point for its raw file.';
@@ -660,6 +793,7 @@
     // On a phone the filters start folded, so that the first screen shows figures.
     if (window.matchMedia('(max-width: 600px)').matches) document.getElementById('filters-box').open = false;
     setUpLoad();
+    renderClaims();
     buildCharts();
     renderAll();
   }
