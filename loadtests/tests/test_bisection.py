@@ -23,7 +23,9 @@ def _cpu(loadgen_share: float) -> RoleCpu:
     )
 
 
-def _step(rate: float, held: bool, *, loadgen_share: float = 0.1, bisection: bool = False) -> LadderStep:
+def _step(
+    rate: float, held: bool, *, loadgen_share: float = 0.1, bisection: bool = False, probe: bool = False
+) -> LadderStep:
     cpu = _cpu(loadgen_share)
     return LadderStep(
         offered_rps=rate,
@@ -45,20 +47,24 @@ def _step(rate: float, held: bool, *, loadgen_share: float = 0.1, bisection: boo
         held=held,
         stop_reasons=[] if held else ["p99"],
         bisection=bisection,
+        probe=probe,
     )
 
 
 class Knee:
     """A synthetic stack that holds every rate up to `knee` and none above; the load generator's
-    share of CPU 1 grows with the rate, `loadgen_per_rate` of it per request/s."""
+    share of CPU 1 grows with the rate, `loadgen_per_rate` of it per request/s. Its probes may
+    see another knee (`probe_knee`): a short step's p99 rests on fewer requests."""
 
-    def __init__(self, knee: float, loadgen_per_rate: float = 0.0) -> None:
+    def __init__(self, knee: float, loadgen_per_rate: float = 0.0, probe_knee: float | None = None) -> None:
         self.knee, self.loadgen_per_rate = knee, loadgen_per_rate
-        self.offered: list[tuple[float, bool]] = []
+        self.probe_knee = knee if probe_knee is None else probe_knee
+        self.offered: list[tuple[float, bool, bool]] = []
 
-    def __call__(self, rate: float, bisecting: bool) -> LadderStep:
-        self.offered.append((rate, bisecting))
-        return _step(rate, rate <= self.knee, loadgen_share=rate * self.loadgen_per_rate, bisection=bisecting)
+    def __call__(self, rate: float, bisecting: bool, probe: bool) -> LadderStep:
+        self.offered.append((rate, bisecting, probe))
+        held = rate <= (self.probe_knee if probe else self.knee)
+        return _step(rate, held, loadgen_share=rate * self.loadgen_per_rate, bisection=bisecting, probe=probe)
 
 
 def test_a_knee_between_two_ladder_rates_is_found_to_within_ten_percent():
@@ -66,48 +72,75 @@ def test_a_knee_between_two_ladder_rates_is_found_to_within_ten_percent():
     stack = Knee(knee=870.0)  # between the ladder's 630 and 1,000
     steps = climb(rates, stack)
 
-    # The ladder up to its first step not held, then the bisection between 630 and 1,000.
-    assert stack.offered == [(r, False) for r in rates[:7]] + [(794.0, True), (891.0, True), (841.0, True)]
-    assert [s.bisection for s in steps] == [False] * 7 + [True] * 3
+    # Probes up the ladder to the first not held, their bisection between 630 and 1,000, then
+    # the bracket they found at full length: the probes' last rate held and the lowest not held.
+    climbed = [r for r in rates if r <= 1000]
+    assert stack.offered == [
+        *[(r, False, True) for r in climbed],
+        (794.0, True, True),
+        (891.0, True, True),
+        (841.0, True, True),
+        (841.0, True, False),
+        (891.0, True, False),
+    ]
     # Every step is recorded, in the order run.
-    assert [s.offered_rps for s in steps] == [60, 100, 160, 250, 400, 630, 1000, 794, 891, 841]
+    assert [s.offered_rps for s in steps] == [*climbed, 794, 891, 841, 841, 891]
+    assert [s.probe for s in steps] == [True] * (len(climbed) + 3) + [False] * 2
     held = capacity(steps)
-    lowest_failed = min(s.offered_rps for s in steps if not s.held)
-    assert held == 841 and lowest_failed == 891
-    assert lowest_failed / held <= BISECT_RATIO
-    # What stopped the ladder is that lowest rate not held, not the last step run (held here).
     stop = stopping_step(steps)
-    assert steps[-1].held and stop is not None and stop.offered_rps == 891
+    assert held == 841 and stop is not None and stop.offered_rps == 891 and not stop.probe
+    assert stop.offered_rps / held <= BISECT_RATIO
     # Within 10% of the knee, and never above it.
     assert stack.knee / 1.10 <= held <= stack.knee
     assert not capacity_lower_bound(steps)
 
 
-@pytest.mark.parametrize("knee", [61.0, 99.0, 150.0, 333.0, 999.0, 1599.0, 3999.0])
-def test_wherever_the_knee_lies_capacity_ends_within_the_bisection_ratio_of_it(knee):
+def test_only_full_length_steps_decide_the_capacity():
     rates = [float(r) for r in SCENARIOS["join-filter"].rates]
-    steps = climb(rates, Knee(knee))
+    # The probes are held up to 1,000 but the stack holds 870 at full length: the bracket goes down.
+    optimistic = Knee(knee=870.0, probe_knee=1200.0)
+    steps = climb(rates, optimistic)
+    full = [s for s in steps if not s.probe]
+    assert capacity(steps) is not None and 870 / 1.10 <= capacity(steps) <= 870
+    assert all(s.held == (s.offered_rps <= 870) for s in full)
+    # The probes failed early (a short step's tail): the full-length steps go up past them.
+    pessimistic = Knee(knee=870.0, probe_knee=500.0)
+    steps = climb(rates, pessimistic)
+    held = capacity(steps)
+    assert held is not None and 870 / 1.10 <= held <= 870
+    stop = stopping_step(steps)
+    assert stop is not None and not stop.probe and stop.offered_rps / held <= BISECT_RATIO
+
+
+@pytest.mark.parametrize("knee", [161.0, 199.0, 333.0, 999.0, 1599.0, 3999.0, 6000.0])
+@pytest.mark.parametrize("probe_error", [0.7, 1.0, 1.3])
+def test_wherever_the_knee_lies_capacity_ends_within_the_bisection_ratio_of_it(knee, probe_error):
+    rates = [float(r) for r in SCENARIOS["join-filter"].rates]
+    steps = climb(rates, Knee(knee, probe_knee=knee * probe_error))
     held = capacity(steps)
     assert held is not None and held <= knee
-    failed = min(s.offered_rps for s in steps if not s.held)
-    assert failed > knee and failed / held <= BISECT_RATIO + 0.01
+    stop = stopping_step(steps)
+    assert stop is not None and stop.offered_rps > knee and stop.offered_rps / held <= BISECT_RATIO + 0.01
+    # Two full-length steps when the probes were right; a few more when they were 30% off.
+    assert len([s for s in steps if not s.probe]) <= (2 if probe_error == 1.0 else 8)
 
 
 def test_no_bisection_without_a_rate_held_or_a_rate_not_held():
     rates = [100.0, 160.0, 250.0]
     # Not even the first held: nothing to bisect from, no capacity.
     none_held = climb(rates, Knee(50.0))
-    assert [s.offered_rps for s in none_held] == [100.0] and capacity(none_held) is None
-    assert not capacity_lower_bound(none_held)
+    assert [(s.offered_rps, s.probe) for s in none_held] == [(100.0, True), (100.0, False)]
+    assert capacity(none_held) is None and not capacity_lower_bound(none_held)
     # Every rate held: the capacity is the top rate, and only a lower bound.
     all_held = climb(rates, Knee(1000.0))
-    assert [s.offered_rps for s in all_held] == rates and capacity(all_held) == 250.0
+    assert [s.offered_rps for s in all_held] == [*rates, 250.0] and capacity(all_held) == 250.0
     assert capacity_lower_bound(all_held) and stopping_step(all_held) is None
 
 
-def test_a_stack_that_stopped_running_ends_the_bisection():
+def test_a_stack_that_stopped_running_ends_the_ladder():
     steps = climb([100.0, 160.0, 250.0], Knee(200.0), alive=lambda: False)
-    assert [s.offered_rps for s in steps] == [100.0, 160.0, 250.0]
+    assert [s.offered_rps for s in steps] == [100.0]
+    assert capacity(steps) is None
 
 
 def test_bisection_rates_are_geometric_and_whole():
@@ -130,7 +163,7 @@ def test_a_capacity_the_load_generator_stopped_is_a_lower_bound():
     stack = Knee(knee=870.0, loadgen_per_rate=0.00057)
     steps = climb([float(r) for r in SCENARIOS["join-filter"].rates], stack)
     assert capacity(steps) == 841 and capacity_lower_bound(steps)
-    assert [s.offered_rps for s in steps if s.loadgen_bound] == [1000, 891]
+    assert [(s.offered_rps, s.probe) for s in steps if s.loadgen_bound] == [(1000, True), (891, True), (891, False)]
     # Bounded at a rate above the lowest one not held says nothing about the capacity.
     free = [_step(630, True), _step(1000, False, loadgen_share=0.6), _step(794, False)]
     assert capacity(free) == 630 and not capacity_lower_bound(free)
@@ -142,6 +175,9 @@ def test_a_capacity_the_load_generator_stopped_is_a_lower_bound():
 def test_a_step_held_above_one_not_held_does_not_count():
     steps = [_step(100, True), _step(200, False), _step(400, True)]
     assert capacity(steps) == 100
+    # Nor does a probe, held or not.
+    probed = [_step(400, True, probe=True), _step(100, True), _step(160, False, probe=True), _step(200, False)]
+    assert capacity(probed) == 100 and stopping_step(probed) == probed[3]
 
 
 def test_the_progress_line_says_what_stopped_the_ladder_and_when_capacity_is_a_lower_bound():

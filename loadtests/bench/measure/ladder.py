@@ -1,12 +1,17 @@
-"""The fixed-rate ladder (the open model): each of the scenario's offered rates in turn, the same
-for every stack, until the first step the stack cannot hold; then a bisection between the last
-rate held and the first not held, geometric, until they are at most BISECT_RATIO apart.
+"""The fixed-rate ladder (the open model), in two passes. First short probe steps: each of the
+scenario's offered rates in turn (the same for every stack) until the first not held, then a
+geometric bisection between the last held and the first not held until they are at most
+BISECT_RATIO apart. Then full-length steps, seeded by the probes: the rate the probes last held,
+the next one up, and so on up or down (a bisection again where they leave a gap) until a rate held
+and one not held, both at full length, are at most BISECT_RATIO apart. Only full-length steps
+decide the capacity; the probes only say where to look, in a fraction of the time.
 
 A step is held when delivered >= 97% of offered, dropped iterations <= 1% of the arrivals
 offered, no unexpected status, and p99 <= the scenario's objective. Capacity at objective is
-the highest offered rate held. A step in which the load generator alone used LOADGEN_SHARE or
-more of its CPUs is marked, and a capacity that such a step stopped is only a lower bound. The
-judgement (stop_reasons, capacity, climb) is pure, for the tests.
+the highest offered rate held at full length below every full-length rate not held. A step in
+which the load generator alone used LOADGEN_SHARE or more of its CPUs is marked, and a capacity
+that such a step stopped is only a lower bound. The judgement (stop_reasons, capacity, climb) is
+pure, for the tests.
 """
 
 from __future__ import annotations
@@ -15,6 +20,7 @@ import math
 from collections.abc import Callable, Sequence
 
 from bench.loadgen import LoadFigures
+from bench.measure.bounds import harness_share
 from bench.measure.context import Context
 from bench.measure.probes import StageMeter, Statements
 from bench.records import Ladder, LadderStep, RoleCpu, StopReason
@@ -29,8 +35,8 @@ LOADGEN_SHARE = 0.5
 
 # Runs one fixed-rate step: (rate, seconds, step tag) -> the load generator's figures.
 RunStep = Callable[[float, int, str], LoadFigures]
-# Runs one step of the ladder at a rate, bisecting or not: the step as recorded.
-Measure = Callable[[float, bool], LadderStep]
+# Runs one step of the ladder: (rate, a rate of a bisection, a probe) -> the step as recorded.
+Measure = Callable[[float, bool, bool], LadderStep]
 
 
 def stop_reasons(
@@ -59,58 +65,94 @@ def stop_reasons(
 
 
 def loadgen_bound(cpu: RoleCpu | None) -> bool:
-    """The load generator alone used LOADGEN_SHARE or more of its CPUs."""
-    return cpu is not None and cpu.loadgen_cpu_share >= LOADGEN_SHARE
+    """The load generator used LOADGEN_SHARE or more of its CPUs, with the stock upstream where it
+    ran (the harness both, on the same CPUs)."""
+    return cpu is not None and harness_share(cpu) >= LOADGEN_SHARE
+
+
+def decisive(steps: Sequence[LadderStep]) -> list[LadderStep]:
+    """The full-length steps: the probes only guide the ladder (records before method v3's probes
+    have none, so all of theirs count)."""
+    return [s for s in steps if not s.probe]
 
 
 def capacity(steps: Sequence[LadderStep]) -> float | None:
-    """Capacity at objective: the highest offered rate held below every rate not held (a step
-    held by chance above one that was not does not count)."""
-    ceiling = min((s.offered_rps for s in steps if not s.held), default=math.inf)
-    return max((s.offered_rps for s in steps if s.held and s.offered_rps < ceiling), default=None)
+    """Capacity at objective: the highest offered rate held at full length below every full-length
+    rate not held (a step held by chance above one that was not does not count)."""
+    full = decisive(steps)
+    ceiling = min((s.offered_rps for s in full if not s.held), default=math.inf)
+    return max((s.offered_rps for s in full if s.held and s.offered_rps < ceiling), default=None)
 
 
 def stopping_step(steps: Sequence[LadderStep]) -> LadderStep | None:
-    """The step that bounds the capacity from above: the lowest rate not held (after a bisection
-    not the last step run); None when every step was held."""
-    return min((s for s in steps if not s.held), key=lambda s: s.offered_rps, default=None)
+    """The step that bounds the capacity from above: the lowest full-length rate not held (after a
+    bisection not the last step run); None when every full-length step was held."""
+    return min((s for s in decisive(steps) if not s.held), key=lambda s: s.offered_rps, default=None)
 
 
 def capacity_lower_bound(steps: Sequence[LadderStep]) -> bool:
-    """The stack may hold more than its capacity: it held every rate offered, or the lowest rate
-    it did not hold was a step its load generator bounded."""
+    """The stack may hold more than its capacity: it held every full-length rate offered, or the
+    lowest it did not hold was a step its load generator bounded."""
     stop = stopping_step(steps)
     if stop is None:
-        return bool(steps)
+        return bool(decisive(steps))
     return capacity(steps) is not None and stop.loadgen_bound
 
 
+def _probe_bracket(steps: Sequence[LadderStep]) -> tuple[float | None, float | None]:
+    """The highest probe rate held below every probe rate not held, and the lowest not held."""
+    probes = [s for s in steps if s.probe]
+    failed = min((s.offered_rps for s in probes if not s.held), default=None)
+    below = math.inf if failed is None else failed
+    held = max((s.offered_rps for s in probes if s.held and s.offered_rps < below), default=None)
+    return held, failed
+
+
 def climb(rates: Sequence[float], measure: Measure, *, alive: Callable[[], bool] = lambda: True) -> list[LadderStep]:
-    """Every rate until the first step not held, then the bisection above the last held; every
-    step in the order run. A stack that stopped running ends it."""
+    """The probes (every rate until the first not held, then their bisection), then the full-length
+    steps they seed until a full-length bracket is at most BISECT_RATIO wide; every step in the
+    order run. A stack that stopped running ends it."""
     steps: list[LadderStep] = []
-    for rate in rates:
-        steps.append(measure(rate, False))
-        if not steps[-1].held:
+    for probe_rate in rates:
+        steps.append(measure(probe_rate, False, True))
+        if not steps[-1].held or not alive():
             break
-    held = capacity(steps)
-    failed = min((s.offered_rps for s in steps if not s.held), default=None)
-    if held is None or failed is None:
-        return steps
-    while alive() and (between := bisect_rate(held, failed)) is not None:
-        steps.append(measure(between, True))
-        if steps[-1].held:
-            held = between
-        else:
-            failed = between
+    held, failed = _probe_bracket(steps)
+    while alive() and held is not None and failed is not None and (between := bisect_rate(held, failed)) is not None:
+        steps.append(measure(between, True, True))
+        held, failed = _probe_bracket(steps)
+
+    # Where the full-length steps may go when the probes misled them: any rate a probe ran, and the
+    # scenario's own rates.
+    grid = set(rates)
+    candidates = sorted(grid | {s.offered_rps for s in steps})
+    measured: set[float] = set()
+    rate: float | None = held if held is not None else (rates[0] if rates else None)
+    while alive() and rate is not None and rate not in measured:
+        steps.append(measure(rate, rate not in grid, False))
+        measured.add(rate)
+        low, stop = capacity(steps), stopping_step(steps)
+        high = stop.offered_rps if stop is not None else None
+        if low is not None and high is not None:
+            rate = bisect_rate(low, high)
+        elif high is None:  # every full-length step held: one further up, if there is one
+            rate = next((r for r in candidates if low is not None and r > low and r not in measured), None)
+        else:  # none held at full length: one further down
+            rate = next((r for r in reversed(candidates) if r < high and r not in measured), None)
     return steps
 
 
 def make_step(
-    figures: LoadFigures, meter: StageMeter, *, objective_ms: float, alive: bool = True, bisection: bool = False
+    figures: LoadFigures,
+    meter: StageMeter,
+    *,
+    objective_ms: float,
+    alive: bool = True,
+    bisection: bool = False,
+    probe: bool = False,
 ) -> LadderStep:
-    """A ladder step (of the `bisection`, or not) from the load generator's figures and what was
-    measured around them."""
+    """A ladder step (a probe or full-length, of the `bisection` or not) from the load generator's
+    figures and what was measured around them."""
     stage = meter.stage(figures)
     offered = figures.offered_rps or 0.0
     duration = figures.duration_s or 0.0
@@ -128,7 +170,7 @@ def make_step(
     )
     if stage.oom or not alive:
         reasons.append("failed")
-    return LadderStep(
+    step = LadderStep(
         offered_rps=offered,
         duration_s=duration,
         vus=figures.vus,
@@ -150,7 +192,12 @@ def make_step(
         held=not reasons,
         stop_reasons=reasons,
         bisection=bisection,
+        probe=probe,
     )
+    if stage.resources is not None:
+        # Set only where sampled (records are written without unset fields): a --target run's steps have none.
+        step.resources = stage.resources
+    return step
 
 
 def run_ladder(
@@ -162,22 +209,25 @@ def run_ladder(
     statements: Statements | None,
     alive: Callable[[], bool] = lambda: True,
 ) -> Ladder:
-    """The scenario's rates until the first step not held, then the bisection (`climb`)."""
+    """The probes, then the full-length steps they seed (`climb`)."""
     timing = OPEN_TIMING[ctx.plan.profile]
 
-    def measure(rate: float, bisecting: bool) -> LadderStep:
-        seconds = step_seconds(timing, rate)
-        doing = "bisecting" if bisecting else "ladder"
+    def measure(rate: float, bisecting: bool, probe: bool) -> LadderStep:
+        seconds = timing.probe_s if probe else step_seconds(timing, rate)
+        doing = ("probe, " if probe else "") + ("bisecting" if bisecting else "ladder")
         ctx.display.update(f"{label}: {rate:,g} req/s offered for {seconds} s ({doing})")
         with StageMeter(ctx.roles, statements) as meter:
-            figures = run_step(rate, seconds, f"rate{rate:g}")
-        return make_step(figures, meter, objective_ms=scenario.objective_ms, alive=alive(), bisection=bisecting)
+            figures = run_step(rate, seconds, f"{'probe' if probe else 'rate'}{rate:g}")
+        return make_step(
+            figures, meter, objective_ms=scenario.objective_ms, alive=alive(), bisection=bisecting, probe=probe
+        )
 
     steps = climb([float(r) for r in scenario.rates], measure, alive=alive)
     return Ladder(
         objective_p99_ms=scenario.objective_ms,
         rates=list(scenario.rates),
         bisect_ratio=BISECT_RATIO,
+        probe_s=timing.probe_s,
         steps=steps,
         capacity_rps=capacity(steps),
         capacity_lower_bound=capacity_lower_bound(steps),
