@@ -282,7 +282,7 @@ class SteadyState(Model):
 
 
 class LostWrites(Model):
-    """The lost-write check after a write scenario (bench.writes): every 2xx write looked up by id."""
+    """The lost-write check after a write scenario (bench.measure.writes): every 2xx write looked up by id."""
 
     items_created: int
     items_deleted: int

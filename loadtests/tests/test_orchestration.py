@@ -18,9 +18,9 @@ import pytest
 from conftest import fake_cgroup_v1
 from test_manifest import VALID, write_stack
 
-from bench import cgroups, environment, manifest, paths, schema
+from bench import manifest, paths, schema
 from bench.errors import BenchError
-from bench.measure import Plan, kept_records, observed_runs, stack_run
+from bench.measure import Plan, cgroups, environment, kept_records, observed_runs, stack_run
 from bench.measure.orchestrate import run_plan
 from bench.records import Cap, Caps, CpuSplit, RawResult
 from bench.scenarios import OPEN_TIMING, SCENARIOS, Observed
@@ -90,7 +90,7 @@ def test_a_run_of_every_load_tool_writes_records_that_match_the_schema(pg_cluste
         assert stage.requests == 400 and stage.cpu_ms_per_request == pytest.approx(1.0)
         assert stage.duration_s == 4 and stage.mean_response_bytes == 100
         assert stage.app_peak_memory_bytes == 30 << 20 and stage.oom_kills == 0 and not stage.oom
-        assert stage.sql_statements >= 0 and stage.client_bound is False
+        assert stage.sql_statements is not None and stage.sql_statements >= 0 and stage.client_bound is False
     assert join.idle_memory_bytes == 20 << 20 and join.cgroups == "v1"
     # One process served the three scenarios in turn, stopped (exit 0) after the last.
     assert [r.served_before for r in records] == [[], ["join-filter"], ["join-filter", "mixed"]]

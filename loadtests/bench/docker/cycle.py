@@ -11,7 +11,8 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from bench import compose_file, paths, procs, testing
+from bench import paths, procs, testing
+from bench.checks import compose_file
 from bench.docker.engine import LOGS, Engine
 from bench.errors import BenchError
 from bench.manifest import Stack

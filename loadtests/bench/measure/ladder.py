@@ -14,8 +14,8 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 
-from bench.loadgen import LoadFigures
 from bench.measure.context import Context
+from bench.measure.loadgen import LoadFigures
 from bench.measure.probes import StageMeter, Statements
 from bench.records import Ladder, LadderStep, RoleCpu, StopReason
 from bench.scenarios import BISECT_RATIO, OPEN_TIMING, Scenario, bisect_rate, step_seconds

@@ -5,9 +5,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from bench import cgroups
 from bench.errors import BenchError
 from bench.manifest import Stack
+from bench.measure import cgroups
+from bench.measure.ceilings import ceiling_of
 from bench.records import CpuSplit, FaultKind, Ladder, Profile, RawResult
 from bench.scenarios import Observed, Scenario, estimate_seconds
 
@@ -70,9 +71,6 @@ class Plan:
 
     def estimate_seconds(self) -> float:
         """Every job of the plan, the ceilings' included."""
-        # Imported here: the ceilings' module needs the context, which needs this one.
-        from bench.measure.ceiling_run import ceiling_of
-
         known = self.observed
         total = 0.0
         for run_number in range(1, self.repeat + 1):

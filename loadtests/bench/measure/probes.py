@@ -12,9 +12,9 @@ from types import TracebackType
 import httpx
 import psycopg
 
-from bench import cgroups
-from bench.loadgen import LoadFigures
+from bench.measure import cgroups
 from bench.measure.bounds import CpuTimes, client_bound, role_cpu
+from bench.measure.loadgen import LoadFigures
 from bench.measure.roles import Roles
 from bench.postgres import Cluster
 from bench.records import Dialect, MemoryGrowth, RoleCpu, Stage
