@@ -7,7 +7,7 @@ to a JSON report, read here. What counts as a failure:
   operation does not document), `content_type_conformance`, `response_schema_conformance`,
   `response_headers_conformance` (e.g. `Location` on a 201);
 - a request gets no response within `request_timeout_s` (a hang) or its connection drops;
-- the stack's process is no longer running when the pass ends (testing.run_fuzz checks it);
+- the stack's process is no longer running when the pass ends (testing.fuzzing.run_fuzz checks it);
 - a test cannot run (schemathesis or Hypothesis raise), or the pass sends no request at all.
 Each failure is printed as schemathesis reports it, with a curl command that sends the request
 again. Reaching the time budget is not a failure: the suite stops sending and reports.
@@ -43,7 +43,7 @@ STARTUP_ALLOWANCE_S = 90.0
 # "SystemError: AST constructor recursion depth mismatch" from Python 3.11's ast module, which
 # python/cpython#106905 describes as spurious, seen rarely and in threaded programs. That was
 # schemathesis's command line, which runs its phases in threads; the suite runs in one thread,
-# so it should not recur, but if it does it says nothing about the stack: testing.run_fuzz
+# so it should not recur, but if it does it says nothing about the stack: testing.fuzzing.run_fuzz
 # fuzzes once more.
 FUZZER_CRASHES = frozenset({"SystemError"})
 # Lines of a failure printed on the console before its answer and curl command; all of it is

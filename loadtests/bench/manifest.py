@@ -73,7 +73,7 @@ class Run(Section):
 
 
 class Docker(Section):
-    """What the Docker checks know of the stack's ecosystem (bench.dockerfiles)."""
+    """What the Docker checks know of the stack's ecosystem (bench.checks.dockerfiles)."""
 
     # Dependency manifests and lock files (glob patterns): copied, and the dependencies fetched
     # in a RUN, before the source.

@@ -49,7 +49,7 @@ class Tool:
 OHA = Tool("oha", "1.16.0", "cargo", "install Rust (cargo) so that oha can be built")
 K6 = Tool("k6", "1.8.1", "go", "install Go so that k6 can be built", "go.k6.io/k6")
 TOOLS = (OHA, K6)
-# deploy/k8s/ is built with kustomize and checked with kubeconform (bench.k8s). kustomize
+# deploy/k8s/ is built with kustomize and checked with kubeconform (bench.checks.k8s). kustomize
 # 5.8.3 needs Go 1.27; 5.8.2 is the newest that builds with Go 1.26.
 KUSTOMIZE = Tool(
     "kustomize", "5.8.2", "go", "install Go so that kustomize can be built", "sigs.k8s.io/kustomize/kustomize/v5"

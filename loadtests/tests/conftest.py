@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from bench import cgroups, postgres, stacks
+from bench import postgres, stacks
+from bench.measure import cgroups
 
 
 @pytest.fixture(scope="session")

@@ -2,10 +2,12 @@
 stack whose knee lies between two of the ladder's rates, and a load generator that takes CPU 1."""
 
 import pytest
+from ladder_steps import ladder_step
 
 from bench.measure.bounds import CpuTimes, role_cpu
 from bench.measure.ladder import capacity, capacity_lower_bound, climb, loadgen_bound, stopping_step
-from bench.records import CpuSplit, LadderStep, RoleCpu
+from bench.records import CpuSplit
+from bench.records.steps import LadderStep, RoleCpu
 from bench.scenarios import BISECT_RATIO, SCENARIOS, bisect_rate
 
 TWO_CORES = CpuSplit(app="0", postgres="1", loadgen="1")
@@ -23,34 +25,6 @@ def _cpu(loadgen_share: float) -> RoleCpu:
     )
 
 
-def _step(
-    rate: float, held: bool, *, loadgen_share: float = 0.1, bisection: bool = False, probe: bool = False
-) -> LadderStep:
-    cpu = _cpu(loadgen_share)
-    return LadderStep(
-        offered_rps=rate,
-        duration_s=10,
-        vus=20,
-        requests=int(rate * 10),
-        delivered_rps=rate,
-        latency_ms=None,
-        errors={},
-        error_count=0,
-        dropped_iterations=0,
-        sql_per_request=None,
-        mean_response_bytes=None,
-        cpu_ms_per_request=None,
-        app_peak_memory_bytes=None,
-        cpu=cpu,
-        loadgen_bound=loadgen_bound(cpu),
-        oom=False,
-        held=held,
-        stop_reasons=[] if held else ["p99"],
-        bisection=bisection,
-        probe=probe,
-    )
-
-
 class Knee:
     """A synthetic stack that holds every rate up to `knee` and none above; the load generator's
     share of CPU 1 grows with the rate, `loadgen_per_rate` of it per request/s. Its probes may
@@ -64,7 +38,7 @@ class Knee:
     def __call__(self, rate: float, bisecting: bool, probe: bool) -> LadderStep:
         self.offered.append((rate, bisecting, probe))
         held = rate <= (self.probe_knee if probe else self.knee)
-        return _step(rate, held, loadgen_share=rate * self.loadgen_per_rate, bisection=bisecting, probe=probe)
+        return ladder_step(rate, held, cpu=_cpu(rate * self.loadgen_per_rate), bisection=bisecting, probe=probe)
 
 
 def test_a_knee_between_two_ladder_rates_is_found_to_within_ten_percent():
@@ -101,7 +75,8 @@ def test_only_full_length_steps_decide_the_capacity():
     optimistic = Knee(knee=870.0, probe_knee=1200.0)
     steps = climb(rates, optimistic)
     full = [s for s in steps if not s.probe]
-    assert capacity(steps) is not None and 870 / 1.10 <= capacity(steps) <= 870
+    held = capacity(steps)
+    assert held is not None and 870 / 1.10 <= held <= 870
     assert all(s.held == (s.offered_rps <= 870) for s in full)
     # The probes failed early (a short step's tail): the full-length steps go up past them.
     pessimistic = Knee(knee=870.0, probe_knee=500.0)
@@ -153,7 +128,7 @@ def test_bisection_rates_are_geometric_and_whole():
 def test_a_step_where_the_load_generator_used_half_of_cpu_1_is_load_generator_bound():
     assert not loadgen_bound(_cpu(0.49))
     assert loadgen_bound(_cpu(0.50))
-    assert _step(1000, True, loadgen_share=0.6).loadgen_bound
+    assert ladder_step(1000, True, cpu=_cpu(0.6)).loadgen_bound
     # Without CPU readings (a --target run), nothing is said.
     assert not loadgen_bound(None)
 
@@ -165,18 +140,23 @@ def test_a_capacity_the_load_generator_stopped_is_a_lower_bound():
     assert capacity(steps) == 841 and capacity_lower_bound(steps)
     assert [(s.offered_rps, s.probe) for s in steps if s.loadgen_bound] == [(1000, True), (891, True), (891, False)]
     # Bounded at a rate above the lowest one not held says nothing about the capacity.
-    free = [_step(630, True), _step(1000, False, loadgen_share=0.6), _step(794, False)]
+    free = [ladder_step(630, True), ladder_step(1000, False, cpu=_cpu(0.6)), ladder_step(794, False)]
     assert capacity(free) == 630 and not capacity_lower_bound(free)
     # Held steps where the load generator took half of CPU 1 are marked, and do not lower it.
-    bound_but_held = [_step(630, True, loadgen_share=0.7), _step(1000, False)]
+    bound_but_held = [ladder_step(630, True, cpu=_cpu(0.7)), ladder_step(1000, False)]
     assert bound_but_held[0].loadgen_bound and not capacity_lower_bound(bound_but_held)
 
 
 def test_a_step_held_above_one_not_held_does_not_count():
-    steps = [_step(100, True), _step(200, False), _step(400, True)]
+    steps = [ladder_step(100, True), ladder_step(200, False), ladder_step(400, True)]
     assert capacity(steps) == 100
     # Nor does a probe, held or not.
-    probed = [_step(400, True, probe=True), _step(100, True), _step(160, False, probe=True), _step(200, False)]
+    probed = [
+        ladder_step(400, True, probe=True),
+        ladder_step(100, True),
+        ladder_step(160, False, probe=True),
+        ladder_step(200, False),
+    ]
     assert capacity(probed) == 100 and stopping_step(probed) == probed[3]
 
 
@@ -185,7 +165,8 @@ def test_the_progress_line_says_what_stopped_the_ladder_and_when_capacity_is_a_l
 
     from bench import paths
     from bench.measure.verdict import summary_line
-    from bench.records import Ladder, RawResult
+    from bench.records import RawResult
+    from bench.records.steps import Ladder
 
     measured = json.loads(
         (paths.EXPERIMENTS / "2026-11-24-ladder/raw/quick/go-gin--join-filter--run1.json").read_text()
@@ -203,7 +184,13 @@ def test_the_progress_line_says_what_stopped_the_ladder_and_when_capacity_is_a_l
         return summary_line(RawResult.model_validate({**measured, "ladder": ladder.model_dump()}))
 
     # The bisection's last step was held: what stopped the ladder is the lowest rate not held.
-    free = [_step(630, True), _step(1000, False), _step(794, True), _step(891, False), _step(841, True)]
+    free = [
+        ladder_step(630, True),
+        ladder_step(1000, False),
+        ladder_step(794, True),
+        ladder_step(891, False),
+        ladder_step(841, True),
+    ]
     assert "held 841 req/s at p99 ≤ 100 ms (then p99) ·" in line(free)
-    bound = [*free[:3], _step(891, False, loadgen_share=0.6), free[4]]
+    bound = [*free[:3], ladder_step(891, False, cpu=_cpu(0.6)), free[4]]
     assert "(then p99, the load generator at half its CPU or more: a lower bound) ·" in line(bound)

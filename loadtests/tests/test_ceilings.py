@@ -7,7 +7,8 @@ from pathlib import Path
 import httpx
 import pytest
 
-from bench import ceilings, paths, postgres, procs, scenarios, stacks, upstream
+from bench import paths, postgres, procs, scenarios, stacks, upstream
+from bench.measure import ceilings
 
 
 def test_the_pgbench_command_weights_every_script_of_the_mix():

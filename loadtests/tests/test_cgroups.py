@@ -2,7 +2,7 @@
 
 import pytest
 
-from bench import cgroups
+from bench.measure import cgroups
 
 
 def fake_v1(root):

@@ -59,12 +59,12 @@ def test_a_cpu_list_that_is_none_is_refused_with_its_flag():
 
 
 def test_the_estimate_alone_runs_nothing(tmp_path, monkeypatch):
-    from bench import measure
+    from bench.measure import request
 
     def must_not_run(*args, **kwargs):
         raise AssertionError("--estimate started a run")
 
-    monkeypatch.setattr(measure, "execute", must_not_run)
+    monkeypatch.setattr(request, "execute", must_not_run)
     monkeypatch.setattr(postgres, "session", must_not_run)
     result = CliRunner().invoke(
         cli.cli, ["run", "go-gin", "--scenario", "avatar", "--estimate", "--output", str(tmp_path / "out")]

@@ -72,7 +72,8 @@ class Recorder(BaseHTTPRequestHandler):
 
 @pytest.fixture
 def recorder():
-    handler = type("Handler", (Recorder,), {"seen": []})
+    # A class of its own, so that each server records into a list of its own.
+    handler: type[Recorder] = type("Handler", (Recorder,), {"seen": []})
     server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()

@@ -1,4 +1,4 @@
-"""The Docker path as ./bench test checks it (bench.docker_checks): compose.yaml, then every
+"""The Docker path as ./bench test checks it (bench.checks.docker_checks): compose.yaml, then every
 stack's Dockerfile with what its impl.toml says of its ecosystem, then hadolint."""
 
 from __future__ import annotations
@@ -14,8 +14,8 @@ from docker_roots import (
     write_dockerfile,
 )
 
-from bench import docker_checks
-from bench.docker_checks import check, hadolint_problems
+from bench.checks import docker_checks
+from bench.checks.docker_checks import check, hadolint_problems
 
 
 def test_the_real_repository_passes_without_hadolint():
@@ -94,7 +94,7 @@ def test_hadolint_passes_a_good_dockerfile(tmp_path):
 
 
 def test_a_missing_hadolint_is_a_problem(tmp_path, monkeypatch):
-    monkeypatch.setattr("bench.hadolint.hadolint_binary", lambda: None)
+    monkeypatch.setattr("bench.checks.hadolint.hadolint_binary", lambda: None)
     one_problem(
         hadolint_problems(write_dockerfile(tmp_path, GOOD_DOCKERFILE), "demo/Dockerfile"),
         "hadolint is not installed",

@@ -4,14 +4,20 @@ table, the build contexts and the skip of `./bench test` where Docker cannot run
 from __future__ import annotations
 
 import json
+import os
+import shutil
 import subprocess
 import tarfile
+import time
 from pathlib import Path
 
 import pytest
 
-from bench import manifest, paths, testing
+from bench import manifest, paths, procs, system, tools
+from bench.checks import images
 from bench.docker import cycle, engine, session, standins
+from bench.errors import BenchError
+from bench.testing import docker_path
 
 
 class FakeEngine(engine.Engine):
@@ -86,7 +92,7 @@ def conformance_passes(monkeypatch):
         seen["env"] = env
         return 0
 
-    monkeypatch.setattr(cycle.procs, "run", fake_run)
+    monkeypatch.setattr(procs, "run", fake_run)
     return seen
 
 
@@ -213,22 +219,22 @@ def test_no_stand_in_when_every_image_comes_from_the_registry(home):
 
 
 def test_an_image_without_a_recipe_is_a_clear_error(home):
-    with pytest.raises(standins.BenchError, match="no stand-in"):
+    with pytest.raises(BenchError, match="no stand-in"):
         standins.build(FakeEngine(), "mcr.microsoft.com/dotnet/sdk:9.0.100")
 
 
 def test_a_missing_debootstrap_is_installed_from_debians_packages(monkeypatch):
     installed: list[str] = []
-    monkeypatch.setattr(standins.shutil, "which", lambda name: "/usr/sbin/debootstrap" if installed else None)
-    monkeypatch.setattr(standins.system, "apt_install", lambda packages, why: installed.extend(packages))
+    monkeypatch.setattr(shutil, "which", lambda name: "/usr/sbin/debootstrap" if installed else None)
+    monkeypatch.setattr(system, "apt_install", lambda packages, why: installed.extend(packages))
     assert standins._host_command("debootstrap") == Path("/usr/sbin/debootstrap")
     assert installed == ["debootstrap"]
 
 
 def test_a_missing_toolchain_is_named_not_installed(monkeypatch):
-    monkeypatch.setattr(standins.shutil, "which", lambda name: None)
-    monkeypatch.setattr(standins.system, "apt_install", lambda packages, why: pytest.fail("installed a toolchain"))
-    with pytest.raises(standins.BenchError, match="needs `mvn`"):
+    monkeypatch.setattr(shutil, "which", lambda name: None)
+    monkeypatch.setattr(system, "apt_install", lambda packages, why: pytest.fail("installed a toolchain"))
+    with pytest.raises(BenchError, match="needs `mvn`"):
         standins._host_command("mvn")
 
 
@@ -255,9 +261,7 @@ def test_every_java_dockerfile_pins_the_same_maven_image():
 def test_every_base_image_of_the_repository_has_a_recipe():
     wanted = standins.required_images(paths.ROOT, manifest.stack_dirs())
     missing = [
-        image
-        for image in wanted
-        if image != standins.BASE and standins.images.repository(image) not in standins.STANDINS
+        image for image in wanted if image != standins.BASE and images.repository(image) not in standins.STANDINS
     ]
     assert missing == []
     for standin in standins.STANDINS.values():
@@ -288,7 +292,7 @@ def test_a_build_context_holds_the_recipe_and_the_host_files_without_documentati
 
 def test_test_skips_the_docker_path_loudly_where_it_cannot_run(monkeypatch, capsys):
     monkeypatch.setattr(session, "available", lambda: "needs root on Debian")
-    results = testing.run_docker_path([])
+    results = docker_path.run_docker_path([])
     assert len(results) == 1 and results[0].ok
     assert results[0].steps["docker"].summary == "skipped: needs root on Debian"
     assert "SKIPPED" in capsys.readouterr().out
@@ -304,12 +308,12 @@ def test_docker_can_run_as_root_on_debian_without_a_daemon(monkeypatch):
 
 def test_a_stack_missing_from_compose_yaml_is_refused(go_gin):
     renamed = go_gin.model_copy(update={"name": "no-such-service"})
-    with pytest.raises(session.BenchError, match=r"compose\.yaml has no service for no-such-service"):
+    with pytest.raises(BenchError, match=r"compose\.yaml has no service for no-such-service"):
         session.run([renamed], on_progress=lambda text: None)
 
 
 def test_the_compose_plugin_is_built_once_from_its_module_and_linked(tmp_path, monkeypatch, home):
-    monkeypatch.setattr(engine.tools, "CACHE", tmp_path / "cache")
+    monkeypatch.setattr(tools, "CACHE", tmp_path / "cache")
     monkeypatch.setenv("DOCKER_CONFIG", str(tmp_path / "docker-config"))
     module = tmp_path / "module"
     module.mkdir()
@@ -326,9 +330,9 @@ def test_the_compose_plugin_is_built_once_from_its_module_and_linked(tmp_path, m
 
     answers = iter([None, "2.40.3"])
     monkeypatch.setattr(engine.Engine, "compose_version", lambda self: next(answers))
-    monkeypatch.setattr(engine.shutil, "which", lambda name: f"/usr/bin/{name}")
-    monkeypatch.setattr(engine.subprocess, "run", fake_download)
-    monkeypatch.setattr(engine.procs, "run", fake_build)
+    monkeypatch.setattr(shutil, "which", lambda name: f"/usr/bin/{name}")
+    monkeypatch.setattr(subprocess, "run", fake_download)
+    monkeypatch.setattr(procs, "run", fake_build)
     assert engine.install_compose(engine.Engine()) == "2.40.3"
     download, build = ran
     assert download[0][:3] == ["go", "mod", "download"] and download[0][-1] == "github.com/docker/compose/v2@v2.40.3"
@@ -341,7 +345,7 @@ def test_the_compose_plugin_is_built_once_from_its_module_and_linked(tmp_path, m
 def test_a_daemon_started_here_is_stopped_afterwards(monkeypatch, home):
     answers = iter([False, False, True])
     monkeypatch.setattr(engine.Engine, "answers", lambda self: next(answers))
-    monkeypatch.setattr(engine.os, "geteuid", lambda: 0)
+    monkeypatch.setattr(os, "geteuid", lambda: 0)
     started: list[subprocess.Popen[bytes]] = []
 
     def fake_spawn(command, *, cwd, env, log):
@@ -350,8 +354,8 @@ def test_a_daemon_started_here_is_stopped_afterwards(monkeypatch, home):
         started.append(proc)
         return proc
 
-    monkeypatch.setattr(engine.procs, "spawn", fake_spawn)
-    monkeypatch.setattr(engine.time, "sleep", lambda seconds: None)
+    monkeypatch.setattr(procs, "spawn", fake_spawn)
+    monkeypatch.setattr(time, "sleep", lambda seconds: None)
     with engine.daemon(engine.Engine()) as started_here:
         assert started_here
         assert started[0].poll() is None
@@ -360,6 +364,6 @@ def test_a_daemon_started_here_is_stopped_afterwards(monkeypatch, home):
 
 def test_a_running_daemon_is_left_alone(monkeypatch):
     monkeypatch.setattr(engine.Engine, "answers", lambda self: True)
-    monkeypatch.setattr(engine.procs, "spawn", lambda *args, **kwargs: pytest.fail("started a daemon"))
+    monkeypatch.setattr(procs, "spawn", lambda *args, **kwargs: pytest.fail("started a daemon"))
     with engine.daemon(engine.Engine()) as started_here:
         assert not started_here

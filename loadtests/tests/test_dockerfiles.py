@@ -1,4 +1,5 @@
-"""The Dockerfile rules (bench.dockerfiles) and image references (bench.images), without Docker."""
+"""The Dockerfile rules (bench.checks.dockerfiles) and image references (bench.checks.images),
+without Docker."""
 
 from __future__ import annotations
 
@@ -7,9 +8,9 @@ import textwrap
 import pytest
 from docker_roots import GO, GOOD_DOCKERFILE, one_problem, write_dockerfile
 
-from bench import dockerfiles
-from bench.dockerfiles import dockerfile_problems
-from bench.images import image_pin_problem, matches
+from bench.checks import dockerfiles
+from bench.checks.dockerfiles import dockerfile_problems
+from bench.checks.images import image_pin_problem, matches
 from bench.manifest import Docker
 
 # --------------------------------------------------------------------------- image references

@@ -1,13 +1,15 @@
 """deploy/k8s/: built with kustomize, checked by kubeconform against the vendored schemas
-(bench.k8s), and those schemas' generation from the Kubernetes and k6-operator sources
-(bench.k8s_schemas). kustomize and kubeconform are the pinned builds `./bench test` uses."""
+(bench.checks.k8s), and those schemas' generation from the Kubernetes and k6-operator sources
+(bench.checks.k8s_schemas). kustomize and kubeconform are the pinned builds `./bench test` uses."""
 
 import json
 
 import pytest
 
-from bench import k8s, k8s_schemas, manifest, paths, testing, tools
-from bench.compose_file import caps
+from bench import manifest, paths, testing, tools
+from bench.checks import k8s, k8s_schemas
+from bench.checks.compose_file import caps
+from bench.testing import runner
 
 
 @pytest.fixture(scope="module")
@@ -162,10 +164,10 @@ def test_the_vendored_schemas_say_where_they_come_from():
 
 def test_the_check_is_a_step_of_the_runner_row_in_bench_test(validators, monkeypatch):
     result = testing.StackResult("runner")
-    testing.check_k8s(result)
+    runner.check_k8s(result)
     step = result.steps["kubeconform"]
     assert step.ok and step.summary.endswith("kustomizations valid") and (result.passed, result.failed) == (1, 0)
     monkeypatch.setattr(k8s, "check", lambda *args: (3, ["deploy/k8s/stacks/x: missing"]))
     failing = testing.StackResult("runner")
-    testing.check_k8s(failing)
+    runner.check_k8s(failing)
     assert not failing.ok and failing.steps["kubeconform"].summary == "1 problems" and failing.failed == 1

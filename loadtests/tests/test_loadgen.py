@@ -5,8 +5,9 @@ from pathlib import Path
 
 import pytest
 
-from bench import ceilings, loadgen, scenarios
-from bench.measure import Plan, cpu_count, default_split
+from bench import manifest, paths, scenarios
+from bench.manifest import Stack
+from bench.measure import Plan, ceilings, cpu_count, default_split, estimate, loadgen
 from bench.records import CpuSplit
 
 K6_SUMMARY = {
@@ -114,13 +115,13 @@ def test_default_cpu_split():
     assert default_split(8) == CpuSplit(app="0", postgres="1", loadgen="2-7")
 
 
-class _Named:
-    def __init__(self, name: str) -> None:
-        self.name = name
+def _named(name: str) -> Stack:
+    """One of the repository's stacks under another name: the estimate reads no more of it."""
+    return manifest.load(paths.ROOT / "go-gin").model_copy(update={"name": name})
 
 
 def _quick(stacks: int, repeat: int = 1, **kwargs) -> Plan:
-    named = [_Named(f"s{i}") for i in range(stacks)]
+    named = [_named(f"s{i}") for i in range(stacks)]
     return Plan(named, list(scenarios.SCENARIOS.values()), "quick", repeat, default_split(2), Path("results"), **kwargs)
 
 
@@ -140,15 +141,15 @@ def test_the_estimate_counts_each_steps_least_requests_the_probes_and_the_bisect
     assert scenarios.bisection_rates(630, 1000) == [794, 891, 944]
     climbed = tuple(float(r) for r in join.rates[:5])
 
-    def estimate(observed: scenarios.Observed) -> float:
-        return scenarios.estimate_seconds(join, "quick", open_model=True, observed=observed)
+    def seconds(observed: estimate.Observed) -> float:
+        return estimate.estimate_seconds(join, "quick", open_model=True, observed=observed)
 
-    probed = scenarios.Observed(steady_s=20.0, probe_rates=(*climbed, 794.0, 891.0, 944.0), full_rates=(891.0, 944.0))
+    probed = estimate.Observed(steady_s=20.0, probe_rates=(*climbed, 794.0, 891.0, 944.0), full_rates=(891.0, 944.0))
     # Each probe is its seconds and an oha run; each full-length step its least seconds and one.
-    assert estimate(probed) == pytest.approx(
-        estimate(scenarios.Observed(steady_s=20.0, probe_rates=(), full_rates=()))
-        + 8 * (quick.probe_s + scenarios.OHA_RUN_S)
-        + 2 * (10 + scenarios.OHA_RUN_S)
+    assert seconds(probed) == pytest.approx(
+        seconds(estimate.Observed(steady_s=20.0, probe_rates=(), full_rates=()))
+        + 8 * (quick.probe_s + estimate.OHA_RUN_S)
+        + 2 * (10 + estimate.OHA_RUN_S)
     )
 
 
@@ -162,7 +163,7 @@ def test_the_estimate_follows_earlier_runs():
     # A JVM that needed the whole cap in every scenario, and ran every step of every ladder, the
     # last not held, and the bisection below it.
     plan.observed = {
-        ("s0", s.name): scenarios.Observed(
+        ("s0", s.name): estimate.Observed(
             steady_s=float(scenarios.OPEN_TIMING["quick"].cap_s),
             probe_rates=(*s.rates, *scenarios.bisection_rates(s.rates[-2], s.rates[-1])),
             full_rates=(float(s.rates[-2]), float(s.rates[-1])),
@@ -174,7 +175,7 @@ def test_the_estimate_follows_earlier_runs():
     assert slower > first + 5 * 30
     # A stack that settled at once and held only the first step.
     plan.observed = {
-        ("s0", s.name): scenarios.Observed(steady_s=15.0, probe_rates=s.rates[:1], full_rates=s.rates[:1])
+        ("s0", s.name): estimate.Observed(steady_s=15.0, probe_rates=s.rates[:1], full_rates=s.rates[:1])
         for s in scenarios.SCENARIOS.values()
     }
     assert plan.estimate_seconds() < first
@@ -203,7 +204,7 @@ def test_the_estimate_reads_the_latest_earlier_run_from_any_raw_directory(tmp_pa
     # would run, with the bisection between the rate it held last and the one it did not; those
     # two are the full-length steps.
     held, failed = steps[-2]["offered_rps"], steps[-1]["offered_rps"]
-    expected = scenarios.Observed(
+    expected = estimate.Observed(
         steady_s=18.1,
         probe_rates=(
             *(s["offered_rps"] for s in steps if s["offered_rps"] >= scenarios.SCENARIOS["join-filter"].rates[0]),
@@ -271,7 +272,7 @@ def test_a_fixed_rate_run_has_enough_vus_and_connections_for_its_rate_at_the_obj
 
 
 def test_the_soak_of_one_stack_is_estimated_at_its_one_stage():
-    seconds = scenarios.estimate_seconds(scenarios.SCENARIOS["mixed"], "soak")
+    seconds = estimate.estimate_seconds(scenarios.SCENARIOS["mixed"], "soak")
     assert 600 < seconds < 12 * 60
 
 
@@ -279,8 +280,8 @@ def test_a_repeat_starts_each_stack_once_so_its_later_scenarios_cost_no_start_up
     join, avatar = scenarios.SCENARIOS["join-filter"], scenarios.SCENARIOS["avatar"]
 
     def plan(*chosen: scenarios.Scenario) -> Plan:
-        return Plan([_Named("s0")], list(chosen), "quick", 1, default_split(2), Path("results"), ceilings=False)
+        return Plan([_named("s0")], list(chosen), "quick", 1, default_split(2), Path("results"), ceilings=False)
 
     apart = plan(join).estimate_seconds() + plan(avatar).estimate_seconds()
     together = plan(join, avatar).estimate_seconds()
-    assert together == pytest.approx(apart - (scenarios.JOB_S - scenarios.NEXT_SCENARIO_S))
+    assert together == pytest.approx(apart - (estimate.JOB_S - estimate.NEXT_SCENARIO_S))

@@ -16,8 +16,9 @@ from pathlib import Path
 import pytest
 from docker_roots import ROOT
 
-from bench import docker_checks, k8s, manifest, tools
-from bench.compose_file import caps
+from bench import manifest, tools
+from bench.checks import docker_checks, k8s
+from bench.checks.compose_file import caps
 
 NAME = "csharp-aspnet"
 

@@ -4,16 +4,22 @@ is at steady state, and what bound a stage."""
 import contextlib
 from pathlib import Path
 from types import SimpleNamespace
+from typing import Any, cast
 
 import pytest
+from ladder_steps import ladder_step
 
 from bench.measure.bounds import CpuTimes, client_bound, cpu_set, role_cpu
+from bench.measure.context import Context
 from bench.measure.ladder import capacity, stop_reasons
+from bench.measure.probes import StageMeter
 from bench.measure.steady import _run_windows, core_full, settled, warm_rates
-from bench.records import CpuSplit, LadderStep, RawResult
+from bench.records import CpuSplit, RawResult
+from bench.records.steps import LadderStep
 from bench.scenarios import SCENARIOS, STEADY_SPREAD, STEADY_TREND
 
-HELD = {
+# The keyword arguments of stop_reasons, of several types.
+HELD: dict[str, Any] = {
     "offered_rps": 1000.0,
     "duration_s": 10.0,
     "delivered_rps": 1000.0,
@@ -49,34 +55,12 @@ def test_every_reason_is_said():
     assert reasons == ["delivered", "dropped", "errors", "p99"]
 
 
-def _step(rate: float, held: bool) -> LadderStep:
-    return LadderStep(
-        offered_rps=rate,
-        duration_s=10,
-        vus=20,
-        requests=int(rate * 10),
-        delivered_rps=rate,
-        latency_ms=None,
-        errors={},
-        error_count=0,
-        dropped_iterations=0,
-        sql_per_request=None,
-        mean_response_bytes=None,
-        cpu_ms_per_request=None,
-        app_peak_memory_bytes=None,
-        cpu=None,
-        oom=False,
-        held=held,
-        stop_reasons=[] if held else ["p99"],
-    )
-
-
 def test_capacity_is_the_highest_rate_held_before_the_first_step_not_held():
-    assert capacity([_step(100, True), _step(200, True), _step(400, False)]) == 200
-    assert capacity([_step(100, True), _step(200, True)]) == 200
-    assert capacity([_step(100, False)]) is None
+    assert capacity([ladder_step(100, True), ladder_step(200, True), ladder_step(400, False)]) == 200
+    assert capacity([ladder_step(100, True), ladder_step(200, True)]) == 200
+    assert capacity([ladder_step(100, False)]) is None
     # A later step held by chance does not count: the ladder ends at the first failure.
-    assert capacity([_step(100, True), _step(200, False), _step(400, True)]) == 100
+    assert capacity([ladder_step(100, True), ladder_step(200, False), ladder_step(400, True)]) == 100
 
 
 def test_cpu_per_request_that_settles_is_steady():
@@ -155,7 +139,9 @@ def test_the_measured_java_plateaus_are_not_steady():
         ]
         declared_early += steady.reached and windows[-1] is not None and windows[-1] > 3.0
         held = next((n for n in range(len(windows) + 1) if settled(windows[:n], shares[:n])), None)
-        assert held is None or windows[held - 1] < 2.0, path.name
+        if held is not None:
+            settled_at = windows[held - 1]
+            assert settled_at is not None and settled_at < 2.0, path.name
     assert declared_early == 3
 
 
@@ -179,9 +165,10 @@ def _warm_up(windows_at, *, give_up_after=None):
         windows = iter(windows_at[rate])
         yield lambda: next(windows)
 
+    # All of a run's context that the warm-up reads: the profile and the live line.
     ctx = SimpleNamespace(plan=SimpleNamespace(profile="quick"), display=SimpleNamespace(update=lambda *a, **k: None))
     warmup = _run_windows(
-        ctx,
+        cast(Context, ctx),
         SCENARIOS["join-filter"],
         open_windows,
         label="test",
@@ -283,11 +270,14 @@ def test_a_step_is_limited_by_its_load_generator_only_when_that_did_most_of_the_
     assert not limited_by_loadgen(_cpu(TWO_CORES, app=7.0, postgres=5.5, loadgen=4.0))
 
 
-class _Meter:
+class _Meter(StageMeter):
     """A StageMeter that measured nothing around the step (no cgroups, no SQL count)."""
 
+    def __init__(self):
+        """Nothing to measure with: no roles, no database."""
+
     def stage(self, figures):
-        from bench.records import Stage
+        from bench.records.steps import Stage
 
         return Stage(
             vus=figures.vus,
@@ -315,9 +305,9 @@ class _Meter:
 
 
 def _pgbench_step(processed: int, skipped: int, p99: float = 20.0) -> LadderStep:
-    from bench.loadgen import LoadFigures
     from bench.measure.ladder import make_step
-    from bench.records import Latency
+    from bench.measure.loadgen import LoadFigures
+    from bench.records.steps import Latency
 
     figures = LoadFigures(
         vus=10,

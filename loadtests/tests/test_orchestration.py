@@ -18,18 +18,20 @@ import pytest
 from conftest import fake_cgroup_v1
 from test_manifest import VALID, write_stack
 
-from bench import cgroups, environment, manifest, paths, postgres, schema
+from bench import manifest, paths, postgres, schema
 from bench.errors import BenchError
-from bench.measure import Plan, kept_records, observed_runs, stack_run
+from bench.measure import Plan, cgroups, environment, kept_records, observed_runs, stack_run
+from bench.measure.estimate import Observed
 from bench.measure.orchestrate import run_plan
 from bench.measure.roles import Roles
 from bench.records import Cap, Caps, CpuSplit, RawResult
-from bench.scenarios import OPEN_TIMING, SCENARIOS, Observed
+from bench.records.steps import LadderStep, Stage
+from bench.scenarios import OPEN_TIMING, SCENARIOS
 from bench.stacks import Running
 
 pytestmark = pytest.mark.postgres
 FAKES = Path(__file__).with_name("fakes")
-# cpuacct's directory among a v1 group's (bench.cgroups.V1_CONTROLLERS).
+# cpuacct's directory among a v1 group's (bench.measure.cgroups.V1_CONTROLLERS).
 V1_CPUACCT = cgroups.V1_CONTROLLERS.index("cpuacct")
 
 
@@ -93,7 +95,7 @@ def test_a_run_of_every_load_tool_writes_records_that_match_the_schema(pg_cluste
         assert stage.requests == 400 and stage.cpu_ms_per_request == pytest.approx(1.0)
         assert stage.duration_s == 4 and stage.mean_response_bytes == 100
         assert stage.app_peak_memory_bytes == 30 << 20 and stage.oom_kills == 0 and not stage.oom
-        assert stage.sql_statements >= 0 and stage.client_bound is False
+        assert stage.sql_statements is not None and stage.sql_statements >= 0 and stage.client_bound is False
     assert join.idle_memory_bytes == 20 << 20 and join.cgroups == "v1"
     # One process served the three scenarios in turn, stopped (exit 0) after the last.
     assert [r.served_before for r in records] == [[], ["join-filter"], ["join-filter", "mixed"]]
@@ -371,7 +373,7 @@ def test_the_outbound_scenario_runs_with_the_stock_upstream_started_for_it_alone
     assert outbound.ladder is not None and outbound.ladder.capacity_rps == SCENARIOS["outbound"].rates[-1]
     urls = (tmp_path / "logs" / "run" / "demo-outbound-urls.txt").read_text().splitlines()
     assert all(url.endswith("/stock") for url in urls)
-    steps = [*outbound.ladder.steps, *outbound.stages]
+    steps: list[LadderStep | Stage] = [*outbound.ladder.steps, *outbound.stages]
     assert all(s.cpu is not None and s.cpu.upstream_ms_per_request == pytest.approx(0.05) for s in steps)
     assert [s.vus for s in outbound.stages] == [200]
     # It reads nothing from PostgreSQL.

@@ -4,8 +4,10 @@ Its URL list is tests/test_urls.py's, its end-to-end run tests/test_orchestratio
 
 import socket
 import sys
+from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
@@ -15,14 +17,16 @@ from test_manifest import VALID, write_stack
 from bench import manifest, paths, postgres, stacks, upstream
 from bench.cli import stacks as serve_cli
 from bench.errors import BenchError
-from bench.loadgen import LoadFigures
 from bench.measure.bounds import CpuTimes, client_bound, limited_by_loadgen, role_cpu
-from bench.measure.ceiling_run import CEILING_PROXY, ceiling_of
+from bench.measure.ceilings import CEILING_PROXY, ceiling_of
+from bench.measure.estimate import estimate_seconds
 from bench.measure.ladder import loadgen_bound
+from bench.measure.loadgen import LoadFigures
 from bench.measure.probes import StageMeter
 from bench.measure.roles import Roles
-from bench.records import Cap, Caps, CpuSplit, RoleCpu
-from bench.scenarios import SCENARIOS, estimate_seconds
+from bench.records import Cap, Caps, CpuSplit
+from bench.records.steps import RoleCpu
+from bench.scenarios import SCENARIOS
 
 FAKES = Path(__file__).with_name("fakes")
 TWO_CORES = CpuSplit(app="0", postgres="1", loadgen="1")
@@ -148,16 +152,18 @@ def test_without_the_upstream_the_bounds_are_as_before():
 # --------------------------------------------------------------------------- ./bench serve
 
 
-class FakeCluster:
-    def reset(self) -> None:
-        pass
+class FakeCluster(postgres.Cluster):
+    """A cluster never started: the fake stack is given its URL and reads nothing from it."""
 
-    def url(self) -> str:
-        return "postgres://bench:bench@127.0.0.1:1/bench"
+    def __init__(self) -> None:
+        super().__init__(bindir=Path("/nonexistent/bin"), data=Path("/nonexistent/data"), port=1, os_user=None)
+
+    def reset(self, database: str = postgres.DB_NAME) -> None:
+        pass
 
 
 @contextmanager
-def fake_session():
+def fake_session() -> Iterator[postgres.Cluster]:
     yield FakeCluster()
 
 
@@ -175,7 +181,7 @@ def test_serve_starts_the_upstream_beside_the_database_names_it_to_the_stack_and
     started: list[upstream.Upstream] = []
     real_upstream_start = upstream.start
 
-    def upstream_start(port: int, **kwargs: object) -> upstream.Upstream:
+    def upstream_start(port: int, **kwargs: Any) -> upstream.Upstream:
         started.append(real_upstream_start(port, **kwargs))
         return started[-1]
 
@@ -183,7 +189,7 @@ def test_serve_starts_the_upstream_beside_the_database_names_it_to_the_stack_and
     answers: list[httpx.Response] = []
     real_stack_start = stacks.start
 
-    def stack_start(stack: manifest.Stack, **kwargs: object) -> stacks.Running:
+    def stack_start(stack: manifest.Stack, **kwargs: Any) -> stacks.Running:
         running = real_stack_start(stack, **kwargs)
         # The fake stack asks the upstream named by its STOCK_URL, as a stack does.
         answers.append(httpx.get(running.base_url + "/items/7/stock", timeout=5))
@@ -194,12 +200,14 @@ def test_serve_starts_the_upstream_beside_the_database_names_it_to_the_stack_and
                 raise KeyboardInterrupt
             return waited(timeout)
 
-        running.proc.wait = ctrl_c
+        monkeypatch.setattr(running.proc, "wait", ctrl_c)
         return running
 
     monkeypatch.setattr(stacks, "start", stack_start)
 
-    serve_cli.serve.callback("demo", stacks.free_port())
+    serve = serve_cli.serve.callback
+    assert serve is not None
+    serve("demo", stacks.free_port())
 
     (stock,) = started
     assert stock.url.startswith("http://127.0.0.1:")

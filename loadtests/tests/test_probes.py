@@ -5,7 +5,8 @@ import time
 import pytest
 from conftest import fake_cgroup_v1
 
-from bench.loadgen import LoadFigures
+from bench.measure import probes
+from bench.measure.loadgen import LoadFigures
 from bench.measure.probes import StageMeter
 from bench.measure.roles import Roles
 from bench.records import Cap, Caps, CpuSplit
@@ -14,12 +15,13 @@ CAPS = Caps(app=Cap(cpus=1.0, mem_bytes=256 << 20), postgres=Cap(cpus=1.0, mem_b
 SPLIT = CpuSplit(app="0", postgres="1", loadgen="1")
 
 
-class Statements:
+class Statements(probes.Statements):
     """pg_stat_statements' total, as if the stage made 3 statements per request."""
 
     sessions = None  # the app's sessions are counted by tests/test_resources.py
 
     def __init__(self, per_call: int) -> None:
+        """No database to connect to: the total is made up."""
         self.calls, self.per_call = 0, per_call
 
     def total(self) -> int:

@@ -366,7 +366,7 @@ def test_the_ladder_table_gives_capacity_and_the_figures_at_the_rate_every_stack
 def test_no_difference_is_decided_for_every_pair_not_only_neighbours():
     from bench.report.figures import Spread, no_difference, noise_marks
 
-    rows = [
+    rows: list[tuple[str, Spread | None]] = [
         ("a", Spread(100, 90, 130)),
         ("b", Spread(95, 94, 96)),
         ("c", Spread(92, 88, 93)),

@@ -11,6 +11,7 @@ from pathlib import Path
 import psycopg
 import pytest
 
+from bench.measure import cgroups
 from bench.measure.hsperf import NotPerfData, PerfData, open_jvms, perf_file
 from bench.measure.resources import ResourceSampler, Sessions, thread_count
 from bench.postgres import Cluster
@@ -41,7 +42,7 @@ def perf_data(counters: dict[str, int | str], *, little_endian: bool = True) -> 
     return (prologue + entries).ljust(4096, b"\0")
 
 
-SERIAL = {
+SERIAL: dict[str, int | str] = {
     "sun.os.hrt.frequency": 1_000_000_000,
     "sun.gc.collector.0.name": "Serial young collection pauses",
     "sun.gc.collector.0.invocations": 10,
@@ -57,7 +58,9 @@ SERIAL = {
 }
 
 
-def fake_process(proc: Path, tmp: Path, pid: int, threads: int, counters: dict | None = None) -> Path | None:
+def fake_process(
+    proc: Path, tmp: Path, pid: int, threads: int, counters: dict[str, int | str] | None = None
+) -> Path | None:
     """/proc/PID/status with its thread count and, for a JVM, /tmp/hsperfdata_USER/PID."""
     (proc / str(pid)).mkdir(parents=True)
     (proc / str(pid) / "status").write_text(f"Name:\tjava\nPid:\t{pid}\nThreads:\t{threads}\nVmRSS:\t1 kB\n")
@@ -127,20 +130,23 @@ def test_only_a_jvm_has_a_perf_data_file(tmp_path):
     assert [jvm.path for jvm in open_jvms([100, 101], proc, tmp)] == [path]
 
 
-class Group:
-    """The app's cgroup, as far as the sampler reads it."""
+class Group(cgroups.Group):
+    """The app's cgroup, as far as the sampler reads it: the processes it lists."""
 
     def __init__(self, pids: list[int]) -> None:
+        super().__init__("v2", Path("/nonexistent"), "app")
         self.listed = pids
 
     def pids(self) -> list[int]:
         return self.listed
 
 
-class FakeSessions:
+class FakeSessions(Sessions):
     """pg_stat_activity's counts, one answer per sample; None: the database was out of reach."""
 
     def __init__(self, answers: list[tuple[int, int] | None]) -> None:
+        """No database to connect to: the counts are made up."""
+        self.conn = None
         self.answers = answers
 
     def count(self) -> tuple[int, int] | None:
@@ -152,7 +158,7 @@ def test_a_step_records_peak_threads_sessions_gc_time_and_heap(tmp_path):
     path = fake_process(proc, tmp, 100, threads=24, counters=SERIAL)
     assert path is not None
     sessions = FakeSessions([(10, 2), (10, 7), None, (10, 3)])
-    sampler = ResourceSampler(Group([100]), sessions, "0", proc=proc, tmp=tmp, interval_s=0.05)  # type: ignore[arg-type]
+    sampler = ResourceSampler(Group([100]), sessions, "0", proc=proc, tmp=tmp, interval_s=0.05)
     time.sleep(0.12)
     # During the step: more threads, a young collection of 30 ms, the heap at its top before it.
     (proc / "100" / "status").write_text("Threads:\t210\n")

@@ -6,6 +6,7 @@ import json
 import shutil
 import statistics
 from pathlib import Path
+from typing import Any
 from urllib.parse import unquote, urlparse
 
 import pytest
@@ -58,9 +59,10 @@ def build(tmp_path: Path, files: list[Path]) -> Path:
     return write_site(raw, tmp_path / "results" / "site")
 
 
-def site_data(index: Path) -> dict:
+def site_data(index: Path) -> dict[str, Any]:
     text = (index.parent / "data.js").read_text()
-    return json.loads(text.split("window.BENCH_RESULTS = ", 1)[1].rstrip().removesuffix(";"))
+    data: dict[str, Any] = json.loads(text.split("window.BENCH_RESULTS = ", 1)[1].rstrip().removesuffix(";"))
+    return data
 
 
 @pytest.fixture(scope="module")
@@ -123,7 +125,7 @@ def mean_tiers(driver) -> list[tuple[str, float | None]]:
     return [(label, None if text == "–" else float(text)) for label, text in shown]
 
 
-def expected_mean_tiers(data: dict, shown_rows: list[str], scenarios: list[str]) -> list[tuple[str, float | None]]:
+def expected_mean_tiers(data: dict, shown_rows: list[str], scenarios: list[str]) -> list[tuple[str, object]]:
     """The same, computed from data.js (each stack's tiers over `scenarios`, lowest mean first), to
     the page's one decimal."""
     found = {}

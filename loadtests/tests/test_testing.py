@@ -2,12 +2,13 @@ import ast
 import contextlib
 import textwrap
 import typing
+from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
 
-from bench import fuzz, manifest, paths, procs, stacks, testing, upstream
-from bench.errors import BenchError
+from bench import fuzz, manifest, paths, postgres, procs, stacks, testing, upstream
+from bench.testing import fuzzing, pipeline
 
 
 @pytest.fixture(autouse=True)
@@ -48,7 +49,7 @@ def test_junit_counts_of_a_missing_or_broken_report(tmp_path):
     [(0, 0.4, True), (143, 2.0, True), (143, 10.6, False), (1, 0.4, False), (137, 0.4, False), (None, 0.4, False)],
 )
 def test_a_clean_stop_is_0_or_143_within_the_limit(exit_code, seconds, clean):
-    assert testing.stopped_cleanly(exit_code, seconds) is clean
+    assert pipeline.stopped_cleanly(exit_code, seconds) is clean
 
 
 def test_free_port_is_bindable():
@@ -80,14 +81,18 @@ def _stack(dialect="api"):
     return type("Stack", (), {"name": "tiny", "dialect": dialect})()
 
 
-class _Cluster:
-    resets = 0
+class _Cluster(postgres.Cluster):
+    """A cluster never started: it counts its resets."""
 
-    def reset(self):
+    def __init__(self):
+        super().__init__(bindir=Path("/nonexistent/bin"), data=Path("/nonexistent/data"), port=1, os_user=None)
+        self.resets = 0
+
+    def reset(self, database=postgres.DB_NAME):
         self.resets += 1
 
-    def url(self):
-        return "postgresql://127.0.0.1:1/bench"
+    def url(self, database=postgres.DB_NAME):
+        return f"postgresql://127.0.0.1:1/{database}"
 
 
 @pytest.mark.parametrize("crashes, attempts, ok", [(0, 1, True), (1, 2, True), (2, 2, False)])
@@ -96,11 +101,16 @@ def test_fuzz_runs_again_only_when_the_fuzzer_itself_crashed(monkeypatch, tmp_pa
     outcomes = [fuzz.FuzzResult(ok=False, cases=5, failures=[crash])] * crashes
     outcomes.append(fuzz.FuzzResult(ok=True, cases=5, failures=[]))
     calls = []
+
+    def fuzz_stack(url, **kwargs):
+        calls.append(url)
+        return outcomes[len(calls) - 1]
+
     monkeypatch.setattr(stacks, "build", lambda stack: None)
     monkeypatch.setattr(stacks, "start", lambda stack, **kwargs: _Running())
-    monkeypatch.setattr(fuzz, "fuzz_stack", lambda url, **kwargs: calls.append(url) or outcomes[len(calls) - 1])
+    monkeypatch.setattr(fuzz, "fuzz_stack", fuzz_stack)
     cluster = _Cluster()
-    result = testing.run_fuzz(_stack(), cluster, max_examples=1, seconds=10)
+    result = fuzzing.run_fuzz(_stack(), cluster, max_examples=1, seconds=10)
     assert (len(calls), cluster.resets, result.steps["fuzz"].ok) == (attempts, attempts, ok)
 
 
@@ -108,14 +118,15 @@ def test_a_real_finding_is_not_fuzzed_again(monkeypatch):
     crash = fuzz.Finding("stateful scenarios", "SystemError", "SystemError: AST constructor recursion")
     server_error = fuzz.Finding("GET /items", "FailureGroup", "Schemathesis found 1 distinct failure")
     calls = []
+
+    def fuzz_stack(url, **kwargs):
+        calls.append(url)
+        return fuzz.FuzzResult(ok=False, cases=5, failures=[crash, server_error])
+
     monkeypatch.setattr(stacks, "build", lambda stack: None)
     monkeypatch.setattr(stacks, "start", lambda stack, **kwargs: _Running())
-    monkeypatch.setattr(
-        fuzz,
-        "fuzz_stack",
-        lambda url, **kwargs: calls.append(url) or fuzz.FuzzResult(ok=False, cases=5, failures=[crash, server_error]),
-    )
-    result = testing.run_fuzz(_stack(), _Cluster(), max_examples=1, seconds=10)
+    monkeypatch.setattr(fuzz, "fuzz_stack", fuzz_stack)
+    result = fuzzing.run_fuzz(_stack(), _Cluster(), max_examples=1, seconds=10)
     assert len(calls) == 1 and not result.steps["fuzz"].ok and result.failed == 2
 
 
@@ -158,9 +169,9 @@ def test_the_conformance_step_runs_the_suite_in_the_dialect_of_the_stack(monkeyp
     monkeypatch.setattr(paths, "LOGS", tmp_path)
     monkeypatch.setattr(stacks, "start", lambda stack, **kwargs: _Running())
     monkeypatch.setattr(procs, "run", run)
-    monkeypatch.setattr(testing, "junit_counts", lambda report: (12, 0, 0))
+    monkeypatch.setattr(pipeline, "junit_counts", lambda report: (12, 0, 0))
     result = testing.StackResult("tiny")
-    testing.run_conformance(_stack(dialect), Cluster(), result)
+    pipeline.run_conformance(_stack(dialect), Cluster(), result)
     [(command, env)] = commands
     assert [part for part in command if part.startswith(str(paths.SPEC_DIR))] == [str(paths.SPEC_DIR / "conformance")]
     # The same environment for every dialect but its name: the stack, the database's stop and start, strict.
@@ -173,20 +184,22 @@ def test_the_conformance_step_runs_the_suite_in_the_dialect_of_the_stack(monkeyp
 @pytest.mark.parametrize("dialect, spec", [("api", "openapi.yaml"), ("hal", "hal-openapi.yaml")])
 def test_the_fuzz_step_generates_from_the_description_of_the_dialect(monkeypatch, dialect, spec):
     specs = []
+
+    def fuzz_stack(url, **kwargs):
+        specs.append(kwargs["spec"])
+        return fuzz.FuzzResult(ok=True, cases=5, failures=[])
+
     monkeypatch.setattr(stacks, "build", lambda stack: None)
     monkeypatch.setattr(stacks, "start", lambda stack, **kwargs: _Running())
-    monkeypatch.setattr(
-        fuzz,
-        "fuzz_stack",
-        lambda url, **kwargs: specs.append(kwargs["spec"]) or fuzz.FuzzResult(ok=True, cases=5, failures=[]),
-    )
-    result = testing.run_fuzz(_stack(dialect), _Cluster(), max_examples=1, seconds=10)
+    monkeypatch.setattr(fuzz, "fuzz_stack", fuzz_stack)
+    result = fuzzing.run_fuzz(_stack(dialect), _Cluster(), max_examples=1, seconds=10)
     assert specs == [paths.SPEC_DIR / spec]
     assert result.steps["fuzz"].ok and result.steps["fuzz"].summary.startswith(f"{spec}: ")
 
 
 def test_the_conformance_suite_fakes_the_upstream_the_stack_is_told(monkeypatch, tmp_path):
-    started, commands = [], []
+    started: list[dict[str, object]] = []
+    commands: list[dict[str, str]] = []
 
     class Cluster(_Cluster):
         def stop_command(self):
@@ -198,11 +211,19 @@ def test_the_conformance_suite_fakes_the_upstream_the_stack_is_told(monkeypatch,
         def start(self):
             pass
 
+    def start(stack, **kwargs):
+        started.append(kwargs)
+        return _Running()
+
+    def run(command, **kwargs):
+        commands.append(kwargs["env"])
+        return 0
+
     monkeypatch.setattr(paths, "LOGS", tmp_path)
-    monkeypatch.setattr(stacks, "start", lambda stack, **kwargs: started.append(kwargs) or _Running())
-    monkeypatch.setattr(procs, "run", lambda command, **kwargs: commands.append(kwargs["env"]) or 0)
-    monkeypatch.setattr(testing, "junit_counts", lambda report: (12, 0, 0))
-    testing.run_conformance(_stack(), Cluster(), testing.StackResult("tiny"))
+    monkeypatch.setattr(stacks, "start", start)
+    monkeypatch.setattr(procs, "run", run)
+    monkeypatch.setattr(pipeline, "junit_counts", lambda report: (12, 0, 0))
+    pipeline.run_conformance(_stack(), Cluster(), testing.StackResult("tiny"))
     [kwargs], [env] = started, commands
     port = int(env["CONFORMANCE_UPSTREAM_PORT"])
     assert kwargs["stock_url"] == f"http://127.0.0.1:{port}" and port != kwargs["port"]
@@ -211,105 +232,16 @@ def test_the_conformance_suite_fakes_the_upstream_the_stack_is_told(monkeypatch,
 
 
 def test_a_stack_under_fuzzing_asks_the_stock_service_without_its_delay(monkeypatch, stock_services):
-    started = []
+    started: list[dict[str, object]] = []
+
+    def start(stack, **kwargs):
+        started.append(kwargs)
+        return _Running()
+
     monkeypatch.setattr(stacks, "build", lambda stack: None)
-    monkeypatch.setattr(stacks, "start", lambda stack, **kwargs: started.append(kwargs) or _Running())
+    monkeypatch.setattr(stacks, "start", start)
     monkeypatch.setattr(fuzz, "fuzz_stack", lambda url, **kwargs: fuzz.FuzzResult(ok=True, cases=5, failures=[]))
-    testing.run_fuzz(_stack(), _Cluster(), max_examples=1, seconds=10)
+    fuzzing.run_fuzz(_stack(), _Cluster(), max_examples=1, seconds=10)
     [kwargs] = started
     assert stock_services == [{"delay_ms": "0"}]
-    assert kwargs["stock_url"].startswith("http://127.0.0.1:")
-
-
-def test_a_stack_that_exits_while_fuzzed_fails_the_step(monkeypatch):
-    monkeypatch.setattr(stacks, "build", lambda stack: None)
-    monkeypatch.setattr(stacks, "start", lambda stack, **kwargs: _Running(exits=True))
-    monkeypatch.setattr(fuzz, "fuzz_stack", lambda url, **kwargs: fuzz.FuzzResult(ok=True, cases=5, failures=[]))
-    result = testing.run_fuzz(_stack("hal"), _Cluster(), max_examples=1, seconds=10)
-    step = result.steps["fuzz"]
-    assert not step.ok and result.failed == 1
-    assert "1 failure(s)" in step.summary
-
-
-def test_failed_steps_are_repeated_after_the_table_with_their_logs_tail(tmp_path, capsys):
-    log = tmp_path / "go-gin-conformance.log"
-    log.write_text("".join(f"line {n}\n" for n in range(40)) + "FAILED test_items.py::test_replace - 500\n")
-    results = [
-        testing.StackResult(
-            "go-gin", {"build": testing.Step(True, "built"), "conformance": testing.Step(False, "1 failed", log)}
-        ),
-        testing.StackResult("runner", {"mypy": testing.Step(True, "clean")}),
-    ]
-    testing.print_failures(results)
-    out = capsys.readouterr().out
-    assert "FAILED go-gin · conformance: 1 failed" in out
-    assert "test_replace - 500" in out
-    assert "line 39" in out and "line 10\n" not in out
-    assert "built" not in out and "mypy" not in out
-
-
-def _smoke_record(errors=None, *, failed=None, lost=0):
-    from types import SimpleNamespace
-
-    return SimpleNamespace(
-        failed=failed,
-        stages=[SimpleNamespace(errors=errors or {})],
-        lost_writes=SimpleNamespace(lost_writes=lost),
-    )
-
-
-def test_a_smoke_run_allows_the_contracts_503_and_nothing_else_unexpected():
-    clean = [_smoke_record(), _smoke_record()]
-    assert testing.smoke_verdict(clean, [], expected_runs=2) == (
-        True,
-        "2 runs, 0 failed, 0 unexpected statuses, 0 lost writes, 0 schema problems",
-    )
-    ok, summary = testing.smoke_verdict([_smoke_record({"503": 14}), _smoke_record()], [], expected_runs=2)
-    assert ok and "0 unexpected statuses (14 × 503 from the pool's wait, allowed)" in summary
-    for records, problems in (
-        ([_smoke_record({"503": 3, "500": 1}), _smoke_record()], []),
-        ([_smoke_record({"0": 2}), _smoke_record()], []),
-        ([_smoke_record(lost=1), _smoke_record()], []),
-        ([_smoke_record(failed="exit 1"), _smoke_record()], []),
-        ([_smoke_record()], []),
-        (clean, ["x.json: 'stages' is a required property"]),
-    ):
-        assert not testing.smoke_verdict(records, problems, expected_runs=2)[0]
-
-
-def test_a_variant_is_built_and_held_to_the_conformance_suite_as_a_row_of_its_own(monkeypatch):
-    built, checked = [], []
-    monkeypatch.setattr(stacks, "build", lambda stack: built.append(stack.name) or False)
-
-    def conformance(stack, cluster, result):
-        checked.append((stack.name, stack.environment(run=True).get("VIRTUAL_THREADS")))
-        result.steps["conformance"] = testing.Step(True, "conformance: 3 passed, 0 failed")
-        result.steps["shutdown"] = testing.Step(True, "exit 143 in 0.4 s")
-
-    monkeypatch.setattr(testing, "run_conformance", conformance)
-    base = manifest.load(paths.ROOT / "java-spring").model_copy(
-        update={
-            "variants": {
-                "platform-threads": manifest.Variant(
-                    description="platform threads", scenarios=["read-heavy"], env={"VIRTUAL_THREADS": "false"}
-                )
-            }
-        }
-    )
-    base._directory = paths.ROOT / "java-spring"
-    (variant,) = base.variant_stacks()
-    result = testing.run_variant(variant, _Cluster())
-    assert result.stack == "java-spring@platform-threads" and result.ok
-    assert result.steps["build"].summary == "java-spring's build"
-    assert built == ["java-spring@platform-threads"] and checked == [("java-spring@platform-threads", "false")]
-
-
-def test_a_database_that_cannot_be_restarted_fails_the_row_not_the_run(monkeypatch):
-    class DeadCluster(_Cluster):
-        def start(self):
-            raise BenchError("PostgreSQL did not start (could not create any TCP/IP sockets)")
-
-    stack = manifest.load(paths.ROOT / "go-gin")
-    result = testing.run_stack_or_say_why(stack, DeadCluster())
-    assert not result.ok and result.failed == 1
-    assert result.steps["build"].summary == "PostgreSQL did not start (could not create any TCP/IP sockets)"
+    assert str(kwargs["stock_url"]).startswith("http://127.0.0.1:")

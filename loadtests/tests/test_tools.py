@@ -1,5 +1,7 @@
 """The load generators are built once per machine and linked into .bench/bin."""
 
+import shutil
+
 import pytest
 
 from bench import paths, tools
@@ -30,6 +32,6 @@ def test_the_cache_is_keyed_by_version(homes):
 
 
 def test_a_missing_toolchain_is_a_clear_error(homes, monkeypatch):
-    monkeypatch.setattr(tools.shutil, "which", lambda name: None)
+    monkeypatch.setattr(shutil, "which", lambda name: None)
     with pytest.raises(BenchError, match="install Rust"):
         tools.ensure(tools.OHA)

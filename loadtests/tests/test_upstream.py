@@ -8,7 +8,7 @@ import time
 import httpx
 import pytest
 
-from bench import stacks, upstream
+from bench import paths, stacks, upstream
 
 
 @pytest.fixture(scope="module")
@@ -40,6 +40,6 @@ def test_an_item_it_does_not_know_is_a_404(service):
 
 def test_it_is_rebuilt_only_when_its_source_changed():
     first = upstream.build()
-    stamp = (upstream.paths.BIN / f"{upstream.BINARY}.sha256").stat().st_mtime_ns
+    stamp = (paths.BIN / f"{upstream.BINARY}.sha256").stat().st_mtime_ns
     assert upstream.build() == first
-    assert (upstream.paths.BIN / f"{upstream.BINARY}.sha256").stat().st_mtime_ns == stamp
+    assert (paths.BIN / f"{upstream.BINARY}.sha256").stat().st_mtime_ns == stamp

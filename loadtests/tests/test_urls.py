@@ -8,8 +8,8 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from bench.loadgen import K6_DIR
 from bench.measure import urls
+from bench.measure.loadgen import K6_DIR
 from bench.scenarios import SCENARIOS
 
 READ_SCENARIOS = [s for s in SCENARIOS.values() if s.read_mix]

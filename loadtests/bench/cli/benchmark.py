@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import contextlib
-import os
 import sys
 import time
 from pathlib import Path
@@ -14,13 +12,9 @@ import click
 from bench import paths
 from bench.cli.group import cli
 from bench.console import console
-from bench.errors import BenchError
-from bench.lock import Lock
 
 if TYPE_CHECKING:
-    from bench.manifest import Stack
     from bench.records import FaultKind
-    from bench.scenarios import Scenario
 
 
 @cli.command()
@@ -143,71 +137,30 @@ def run(
     figures only the stack's machine could give (CPU, memory, SQL counts, lost writes)
     recorded as not measured.
     """
-    from pydantic import TypeAdapter
+    from bench import measure, report
 
-    from bench import environment, manifest, measure, postgres, report, scenarios
-    from bench.records import CpuList, CpuSplit
-
-    if target_url is not None:
-        _check_target_options(impls, profile, mem_ladder, fault, app_cpus, db_cpus)
-    selected = manifest.select(impls) if target_url is None or impls else []
-    unknown = [s for s in scenario_names if s not in scenarios.SCENARIOS]
-    if unknown:
-        raise BenchError(f"unknown scenario {', '.join(unknown)}: choose from {', '.join(scenarios.SCENARIOS)}")
-    if profile == "soak" or fault:
-        scenario_names = scenario_names or (scenarios.SOAK_SCENARIO,)
-    elif mem_ladder:
-        scenario_names = scenario_names or measure.LADDER_SCENARIOS
-    chosen = _variants_scenarios(selected, [scenarios.SCENARIOS[s] for s in (scenario_names or scenarios.SCENARIOS)])
-    default = measure.default_split(os.cpu_count() or 1)
-    if target_url is not None:
-        # Only the load generator runs here: it gets the whole machine.
-        default = CpuSplit(app="0", postgres="0", loadgen=f"0-{(os.cpu_count() or 1) - 1}")
-    cpus = {
-        "app": app_cpus or default.app,
-        "db": db_cpus or default.postgres,
-        "loadgen": loadgen_cpus or default.loadgen,
-    }
-    for role, value in cpus.items():
-        try:
-            measure.cpu_count(value)
-            TypeAdapter(CpuList).validate_python(value)
-        except ValueError:  # pydantic's ValidationError too
-            raise BenchError(f"--{role}-cpus {value!r} is not a CPU list like 0 or 2-3") from None
-    split = CpuSplit(app=cpus["app"], postgres=cpus["db"], loadgen=cpus["loadgen"])
-    if target_url is not None and output is None:
-        output = paths.HOME / "results" / "target"
-    where_to = paths.result_paths(profile, output)
-    plan = measure.Plan(
-        selected,
-        chosen,
-        profile,
-        repeat,
-        split,
-        where_to.output,
-        fault=fault,
-        ceilings=ceilings and not (mem_ladder or fault or profile == "soak") and target_url is None,
+    planned = measure.plan_run(
+        measure.RunRequest(
+            impls=impls,
+            scenario_names=scenario_names,
+            profile=profile,
+            repeat=repeat,
+            mem_ladder=mem_ladder,
+            fault=fault,
+            app_cpus=app_cpus,
+            db_cpus=db_cpus,
+            loadgen_cpus=loadgen_cpus,
+            ceilings=ceilings,
+            resume=resume,
+            output=output,
+            target_url=target_url,
+        )
     )
+    plan, where_to, estimate = planned.plan, planned.where_to, planned.estimate_s
     if resume:
-        if target_url is not None or mem_ladder or fault:
-            raise BenchError("--resume goes on from a run of stacks here: not with --target, --mem-ladder or --fault")
-        plan.kept = measure.kept_records(where_to.output / "raw" / profile, environment.git_commit())
         console.print(f"--resume: {len(plan.kept)} record(s) of this commit kept from an earlier run")
-    plan.observed = measure.observed_runs(
-        where_to.output / "raw" / profile,
-        paths.result_paths(profile, None).output / "raw" / profile,
-        *paths.EXPERIMENTS.glob(f"*/raw/{profile}"),
-    )
-    estimate = plan.estimate_seconds() * (len(measure.MEM_LADDER_MIB) if mem_ladder else 1)
-    if target_url is not None:
-        # One stack, whether named or not (an unnamed target has no manifest in plan.stacks).
-        estimate = repeat * sum(scenarios.estimate_seconds(s, profile, open_model=plan.open_model) for s in chosen)
-    jobs = sum(len(plan.stack_scenarios(stack.name)) for stack in selected)
-    shape = f"{max(len(selected), 1 if target_url else 0)} stack(s) × {len(chosen)} scenario(s)"
-    if jobs != len(selected) * len(chosen):
-        shape = f"{len(selected)} stack(s), {jobs} stack × scenario job(s) (a variant in its own scenarios only)"
     console.print(
-        f"{shape} × {repeat} run(s), "
+        f"{planned.shape} × {repeat} run(s), "
         f"profile {profile}: "
         f"about {estimate / 60:.0f} min"
         + (f" (following {len(plan.observed)} earlier run(s))" if plan.observed else "")
@@ -216,19 +169,9 @@ def run(
         return
     if estimate > 3600 and not yes and sys.stdin.isatty():
         click.confirm("That is over an hour. Go on?", abort=True)
-    with contextlib.ExitStack() as held:
-        # A --target run uses neither the local cluster nor cgroups, and its logs are named apart:
-        # it may run beside `./bench serve` (the usual way to try it) without the state's lock.
-        cluster = None
-        if target_url is None:
-            held.enter_context(Lock())
-            cluster = held.enter_context(postgres.session())
+    with planned.held() as cluster:
         started = time.monotonic()
-        if cluster is None:
-            info = measure.stack_info(selected[0]) if selected else measure.unnamed_target(target_url or "")
-            results = measure.execute_target(plan, (target_url or "").rstrip("/"), info)
-        else:
-            results = (measure.execute_ladder if mem_ladder else measure.execute)(plan, cluster)
+        results = planned.execute(cluster)
         # results.md is the quick (or full) profile's; ladder, soak and fault runs add sections to it.
         main_profile = profile if profile in ("smoke", "quick", "full") else "quick"
         raw = where_to.output / "raw" / main_profile
@@ -246,43 +189,6 @@ def run(
             console.print(f"  [red]{problem}[/]")
         if verdict.problems:
             sys.exit(1)
-
-
-def _variants_scenarios(selected: list[Stack], chosen: list[Scenario]) -> list[Scenario]:
-    """The scenarios chosen that some selected stack is measured in (a variant only in those its
-    impl.toml lists), so that no ceiling is measured for a scenario no stack runs; a variant
-    named with none of its scenarios is an error that names them."""
-    from bench.measure.plan import measured_in
-
-    theirs = {stack.name: measured_in(stack) for stack in selected}
-    names = [s.name for s in chosen]
-    for name, scenario_names in theirs.items():
-        if scenario_names is not None and not set(scenario_names) & set(names):
-            raise BenchError(
-                f"{name} is measured in {', '.join(scenario_names)} only (its stack's impl.toml, [variants]); "
-                f"this run's scenarios are {', '.join(names)}: name one of its own with --scenario"
-            )
-    if not selected:
-        return chosen
-    return [s for s in chosen if any(found is None or s.name in found for found in theirs.values())]
-
-
-def _check_target_options(
-    impls: tuple[str, ...],
-    profile: str,
-    mem_ladder: bool,
-    fault: str | None,
-    app_cpus: str | None,
-    db_cpus: str | None,
-) -> None:
-    """What --target cannot do: it reaches the stack over HTTP only."""
-    if len(impls) > 1:
-        raise BenchError("--target measures one stack: name it with at most one IMPL")
-    if mem_ladder or fault or profile == "soak":
-        what = "--mem-ladder" if mem_ladder else "--fault" if fault else "--profile soak"
-        raise BenchError(f"{what} needs the stack's memory or its database here; --target reaches it over HTTP only")
-    if app_cpus or db_cpus:
-        raise BenchError("--app-cpus and --db-cpus place processes of this machine; with --target they run elsewhere")
 
 
 @cli.command("report")

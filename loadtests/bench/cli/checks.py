@@ -44,35 +44,37 @@ def test(impls: tuple[str, ...], smoke: bool, docker: bool) -> None:
     manifests of deploy/k8s/. Prints a pass/fail table and the time each phase took; exits 1 on
     any failure. Logs are in .bench/logs/.
     """
-    from bench import manifest, phases, postgres, testing
+    from bench import manifest, phases, postgres
+    from bench.testing import docker_path, pipeline, runner, table
+    from bench.testing.smoke import SMOKE_STACK, run_smoke
 
     selected = manifest.select(impls)
     with Lock():
         with phases.timed("runner", "ruff and mypy"):
-            runner = testing.run_lint()
+            own = runner.run_lint()
         with phases.timed("runner", "k8s checks"):
-            testing.check_k8s(runner)
+            runner.check_k8s(own)
         with postgres.session() as cluster:
             results = []
             for stack in selected:
                 # A variant named on the command line is tested as itself; a stack, with its variants.
                 for one in (stack, *stack.variant_stacks()):
-                    results.append(testing.run_stack_or_say_why(one, cluster))
+                    results.append(pipeline.run_stack_or_say_why(one, cluster))
             names = [s.name for s in selected]
-            if smoke and testing.SMOKE_STACK in names and all(r.ok for r in results if r.stack == testing.SMOKE_STACK):
-                smoke_stack = selected[names.index(testing.SMOKE_STACK)]
+            if smoke and SMOKE_STACK in names and all(r.ok for r in results if r.stack == SMOKE_STACK):
+                smoke_stack = selected[names.index(SMOKE_STACK)]
                 with phases.timed(smoke_stack.name, "smoke benchmark"):
-                    results.append(testing.run_smoke(smoke_stack, cluster))
+                    results.append(run_smoke(smoke_stack, cluster))
             if docker:
                 with phases.timed("every stack", "docker path"):
-                    results += testing.run_docker_path(selected)
+                    results += docker_path.run_docker_path(selected)
             with phases.timed("runner", "compose and Dockerfile checks"):
-                results.append(testing.run_docker_checks(names if impls else None))
+                results.append(docker_path.run_docker_checks(names if impls else None))
             with phases.timed("runner", "runner tests"):
-                results.append(testing.run_runner_tests(runner))
-            testing.print_table(results)
+                results.append(runner.run_runner_tests(own))
+            table.print_table(results)
             console.print(phases.table(phases.recorded()))
-            testing.print_failures(results)
+            table.print_failures(results)
             passed = sum(r.passed for r in results)
             failed = sum(r.failed for r in results)
             # A plain closing line that CI reads: test cases of the conformance suite and the runner.
@@ -102,15 +104,16 @@ def fuzz(impls: tuple[str, ...], max_examples: int, seconds: int) -> None:
     any request that hangs is a failure, printed with a curl command that reproduces it.
     Logs are in .bench/logs/fuzz/.
     """
-    from bench import manifest, postgres, testing
+    from bench import manifest, postgres
+    from bench.testing import fuzzing, table
 
     selected = manifest.select(impls)
     with Lock(), postgres.session() as cluster:
         results = [
-            testing.run_fuzz(stack, cluster, max_examples=max_examples, seconds=seconds, verbose=True)
+            fuzzing.run_fuzz(stack, cluster, max_examples=max_examples, seconds=seconds, verbose=True)
             for stack in selected
         ]
-    testing.print_table(results)
-    testing.print_failures(results)
+    table.print_table(results)
+    table.print_failures(results)
     if not all(r.ok for r in results):
         sys.exit(1)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from bench.stack_help import StackGroup
+from bench.cli.stack_help import StackGroup
 
 
 @click.group(cls=StackGroup, context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})

@@ -13,7 +13,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from bench import compose_file, paths, procs, stacks, testing
+from bench import paths, procs, stacks, testing
+from bench.checks import compose_file
 from bench.docker.engine import LOGS, Engine
 from bench.errors import BenchError
 from bench.manifest import Stack

@@ -9,7 +9,8 @@ from dataclasses import dataclass, field
 
 from rich.table import Table
 
-from bench import compose_file, paths, testing
+from bench import paths, testing
+from bench.checks import compose_file
 from bench.console import console
 from bench.docker import cycle, engine, standins
 from bench.errors import BenchError

@@ -19,7 +19,8 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from bench import compose_file, dockerfiles, images, paths, procs, system, tools
+from bench import paths, procs, system, tools
+from bench.checks import compose_file, dockerfiles, images
 from bench.docker.engine import Engine
 from bench.errors import BenchError
 

@@ -1,6 +1,8 @@
 """`./bench run`: the benchmark itself.
 
+request       `./bench run`'s options made into a plan, and the plan carried out (plan_run)
 plan          what to run: stacks, scenarios, profile, CPU split (Plan)
+estimate      how long each stack × scenario of a plan takes, from earlier runs where there are any
 orchestrate   runs a plan job by job and writes one raw record per job (execute, execute_ladder)
 stack_run     one stack × scenario × run: start it, steady state, ladder, stages, checks, stop it
 steady        steady state before measuring: CPU per request settled over windows at a fixed rate
@@ -11,6 +13,11 @@ k6, oha, pgbench   the stage runners of each load generator; load runs one to co
 probes        what is measured around a stage: app CPU and memory, SQL statement counts
 roles         the cgroups (or taskset pinning) of the app, PostgreSQL, the load generator and the stock upstream
 faults        faults injected during a stage (PostgreSQL restarted)
+ceilings      what the database and HTTP ceilings are, and running pgbench and nginx for them
+loadgen       running k6 and oha, and reading what they report
+writes        the lost-write check after a write scenario
+cgroups       CPU sets and memory caps of the three roles, with cgroup v1 or v2
+environment   what a result was measured on: machine, versions, git commit
 target_run    a stack that runs elsewhere (--target): the load from here, the rest not measured
 display       the live status line
 verdict       what a run must not have
@@ -26,6 +33,7 @@ from bench.measure.plan import (
     kept_records,
     observed_runs,
 )
+from bench.measure.request import PlannedRun, RunRequest, plan_run
 from bench.measure.stack_run import stack_info
 from bench.measure.target_run import execute_target, unnamed_target
 from bench.measure.verdict import Verdict, verdict
@@ -34,6 +42,8 @@ __all__ = [
     "LADDER_SCENARIOS",
     "MEM_LADDER_MIB",
     "Plan",
+    "PlannedRun",
+    "RunRequest",
     "Verdict",
     "cpu_count",
     "default_split",
@@ -42,6 +52,7 @@ __all__ = [
     "execute_target",
     "kept_records",
     "observed_runs",
+    "plan_run",
     "stack_info",
     "unnamed_target",
     "verdict",

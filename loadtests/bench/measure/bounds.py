@@ -12,7 +12,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bench.records import Bound, CpuSplit, RoleCpu
+from bench.records import CpuSplit
+from bench.records.steps import Bound, RoleCpu
 
 BOUND_SHARE = 0.9
 

@@ -1,62 +1,24 @@
-"""The ceilings of one scenario, measured like a stack on the same CPU sets (bench.ceilings says
-what they are): the same fixed-rate ladder, or without the open model the same closed stages. The
-ladder makes the closed stages redundant for a ceiling: its capacity is what the stacks' are
-compared with, so an open-model run spends no time on them."""
+"""The ceilings of one scenario, measured like a stack on the same CPU sets
+(bench.measure.ceilings says what they are): the same fixed-rate ladder, or without the open model
+the same closed stages. The ladder makes the closed stages redundant for a ceiling: its capacity
+is what the stacks' are compared with, so an open-model run spends no time on them."""
 
 from __future__ import annotations
 
 import functools
 from datetime import UTC, datetime
 
-from bench import ceilings, procs, stacks
+from bench import procs, stacks
+from bench.measure import ceilings
+from bench.measure.ceilings import ceiling_of
 from bench.measure.context import Context, upstream_for
 from bench.measure.ladder import run_ladder
 from bench.measure.oha import avatar_stages, fixed_rate_step, read_mix_stages, read_mix_step
 from bench.measure.pgbench import database_ceiling_ladder, database_ceiling_stages
 from bench.measure.probes import Statements
-from bench.records import Ladder, RawResult, StackInfo, Stage
+from bench.records import RawResult
+from bench.records.steps import Ladder, Stage
 from bench.scenarios import Scenario
-
-CEILING_DB = StackInfo(
-    name="ceiling-db",
-    display="database ceiling (pgbench, as many connections as DB_POOL_SIZE)",
-    language="SQL",
-    language_version="",
-    framework="pgbench",
-    framework_version="",
-    server="PostgreSQL",
-    data_access="the scenario's SQL, prepared",
-)
-CEILING_HTTP = StackInfo(
-    name="ceiling-http",
-    display="HTTP ceiling (nginx return 302)",
-    language="C",
-    language_version="",
-    framework="nginx",
-    framework_version="",
-    server="nginx",
-    data_access="none",
-)
-
-
-CEILING_PROXY = StackInfo(
-    name="ceiling-proxy",
-    display="proxy ceiling (nginx proxy_pass to the stock upstream)",
-    language="C",
-    language_version="",
-    framework="nginx",
-    framework_version="",
-    server="nginx",
-    data_access="none: the stock upstream over kept-alive HTTP/1.1",
-)
-
-
-def ceiling_of(scenario: Scenario) -> StackInfo:
-    """The database's for the k6 scenarios, nginx's for the avatar, nginx as a proxy for a
-    scenario that calls the stock upstream (outbound)."""
-    if scenario.upstream:
-        return CEILING_PROXY
-    return CEILING_DB if scenario.tool == "k6" else CEILING_HTTP
 
 
 def run_ceiling(ctx: Context, scenario: Scenario, run_number: int) -> RawResult:

@@ -24,8 +24,9 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from bench import loadgen, paths, tools
+from bench import paths, tools
 from bench.errors import BenchError
+from bench.measure import loadgen
 from bench.measure.oha import rate_connections
 from bench.measure.urls import url_list, write_url_list
 from bench.records import Dialect

@@ -1,5 +1,5 @@
 """The k6 stages of one stack × scenario: an uncounted warm-up, then one k6 run per stage,
-each stage's writes logged by id for the lost-write check (bench.writes); and the live
+each stage's writes logged by id for the lost-write check (bench.measure.writes); and the live
 fixed-rate run that the steady-state windows read while it runs."""
 
 from __future__ import annotations
@@ -13,11 +13,12 @@ from pathlib import Path
 
 import httpx
 
-from bench import loadgen, paths, procs, stacks, writes
+from bench import paths, procs, stacks
 from bench.errors import BenchError
-from bench.loadgen import K6Summary, LoadFigures
+from bench.measure import loadgen, writes
 from bench.measure.context import Context, logs
 from bench.measure.load import run_load
+from bench.measure.loadgen import K6Summary, LoadFigures
 from bench.records import Dialect
 from bench.scenarios import TIMING, Scenario
 

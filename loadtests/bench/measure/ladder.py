@@ -19,11 +19,11 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 
-from bench.loadgen import LoadFigures
 from bench.measure.bounds import harness_share
 from bench.measure.context import Context
+from bench.measure.loadgen import LoadFigures
 from bench.measure.probes import StageMeter, Statements
-from bench.records import Ladder, LadderStep, RoleCpu, StopReason
+from bench.records.steps import Ladder, LadderStep, RoleCpu, StopReason
 from bench.scenarios import BISECT_RATIO, OPEN_TIMING, Scenario, bisect_rate, step_seconds
 
 DELIVERED_MIN = 0.97

@@ -6,8 +6,9 @@ import os
 import time
 from pathlib import Path
 
-from bench import loadgen, paths, procs
+from bench import paths, procs
 from bench.errors import BenchError
+from bench.measure import loadgen
 from bench.measure.display import Display
 
 

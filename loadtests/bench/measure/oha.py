@@ -8,15 +8,16 @@ from __future__ import annotations
 import math
 from pathlib import Path
 
-from bench import loadgen
 from bench.errors import BenchError
-from bench.loadgen import LoadFigures
+from bench.measure import loadgen
 from bench.measure.context import Context, logs
 from bench.measure.ladder import RunStep
 from bench.measure.load import run_load
+from bench.measure.loadgen import LoadFigures
 from bench.measure.probes import StageMeter, Statements
 from bench.measure.urls import write_url_list
-from bench.records import Dialect, Stage
+from bench.records import Dialect
+from bench.records.steps import Stage
 from bench.scenarios import Scenario, closed_timing
 
 # Seconds one oha run may take beyond its duration.

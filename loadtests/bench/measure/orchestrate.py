@@ -6,11 +6,13 @@ from __future__ import annotations
 import dataclasses
 from pathlib import Path
 
-from bench import cgroups, environment, paths, stacks, tools, upstream
+from bench import paths, stacks, tools, upstream
 from bench.console import console
 from bench.errors import BenchError
 from bench.manifest import Stack
-from bench.measure.ceiling_run import ceiling_of, run_ceiling
+from bench.measure import cgroups, environment
+from bench.measure.ceiling_run import run_ceiling
+from bench.measure.ceilings import ceiling_of
 from bench.measure.context import Context
 from bench.measure.display import Display
 from bench.measure.plan import MEM_LADDER_MIB, Plan
@@ -35,7 +37,7 @@ def load_generators(plan: Plan) -> dict[str, Path]:
 
 def prepare(plan: Plan) -> tuple[dict[str, Path], Caps]:
     """The load generators, the stacks' builds (and the stock upstream's), and the caps of compose.yaml."""
-    from bench.docker_checks import caps as compose_caps
+    from bench.checks.docker_checks import caps as compose_caps
 
     tool_paths = load_generators(plan)
     for stack in plan.stacks:

@@ -1,17 +1,19 @@
-"""The database ceiling: each scenario's SQL replayed by pgbench (bench.ceilings) through as many
-connections as a stack's pool, measured like a stack: the fixed-rate ladder at the scenario's
-rates (pgbench -R, latency from each transaction's scheduled start) and the closed-model stages."""
+"""The database ceiling: each scenario's SQL replayed by pgbench (bench.measure.ceilings) through
+as many connections as a stack's pool, measured like a stack: the fixed-rate ladder at the
+scenario's rates (pgbench -R, latency from each transaction's scheduled start) and the
+closed-model stages."""
 
 from __future__ import annotations
 
-from bench import ceilings, stacks
+from bench import stacks
 from bench.errors import BenchError
-from bench.loadgen import LoadFigures
+from bench.measure import ceilings
 from bench.measure.context import Context, logs
 from bench.measure.ladder import run_ladder
 from bench.measure.load import run_load
+from bench.measure.loadgen import LoadFigures
 from bench.measure.probes import StageMeter, Statements
-from bench.records import Ladder, Latency, Stage
+from bench.records.steps import Ladder, Latency, Stage
 from bench.scenarios import Scenario, closed_timing, replication_stages
 
 

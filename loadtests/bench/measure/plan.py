@@ -5,11 +5,14 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from bench import cgroups
 from bench.errors import BenchError
 from bench.manifest import Stack
-from bench.records import CpuSplit, FaultKind, Ladder, Profile, RawResult
-from bench.scenarios import SCENARIOS, Observed, Scenario, bisection_rates, estimate_seconds
+from bench.measure import cgroups
+from bench.measure.ceilings import ceiling_of
+from bench.measure.estimate import Observed, estimate_seconds
+from bench.records import CpuSplit, FaultKind, Profile, RawResult
+from bench.records.steps import Ladder
+from bench.scenarios import SCENARIOS, Scenario, bisection_rates
 
 # A job of a plan: the stack's (or ceiling's) name, the scenario's, the run number.
 JobKey = tuple[str, str, int]
@@ -77,9 +80,6 @@ class Plan:
 
     def estimate_seconds(self) -> float:
         """Every job of the plan, the ceilings' included."""
-        # Imported here: the ceilings' module needs the context, which needs this one.
-        from bench.measure.ceiling_run import ceiling_of
-
         known = self.observed
         total = 0.0
         for run_number in range(1, self.repeat + 1):

@@ -12,13 +12,14 @@ from types import TracebackType
 import httpx
 import psycopg
 
-from bench import cgroups
-from bench.loadgen import LoadFigures
+from bench.measure import cgroups
 from bench.measure.bounds import CpuTimes, client_bound, role_cpu
+from bench.measure.loadgen import LoadFigures
 from bench.measure.resources import ResourceSampler, Sessions
 from bench.measure.roles import Roles
 from bench.postgres import Cluster
-from bench.records import Dialect, MemoryGrowth, Resources, RoleCpu, Stage
+from bench.records import Dialect
+from bench.records.steps import MemoryGrowth, Resources, RoleCpu, Stage
 from bench.scenarios import prepare_probe
 
 PROBE_REQUESTS = 20

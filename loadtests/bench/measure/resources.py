@@ -20,12 +20,12 @@ from pathlib import Path
 
 import psycopg
 
-from bench import cgroups
 from bench.errors import BenchError
+from bench.measure import cgroups
 from bench.measure.bounds import cpu_set
 from bench.measure.hsperf import PerfData, open_jvms
 from bench.postgres import DB_NAME, DB_USER, Cluster
-from bench.records import JvmFigures, Resources
+from bench.records.steps import JvmFigures, Resources
 
 SAMPLE_INTERVAL_S = 0.5
 

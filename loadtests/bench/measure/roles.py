@@ -10,7 +10,7 @@ import json
 from pathlib import Path
 from typing import Literal
 
-from bench import cgroups
+from bench.measure import cgroups
 from bench.postgres import Cluster
 from bench.records import Caps, CpuSplit
 

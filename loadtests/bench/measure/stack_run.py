@@ -11,18 +11,20 @@ from typing import Any
 
 import httpx
 
-from bench import procs, stacks, writes
+from bench import procs, stacks
 from bench.errors import BenchError
-from bench.loadgen import LoadFigures
 from bench.manifest import Stack
+from bench.measure import writes
 from bench.measure.context import Context, upstream_for
 from bench.measure.faults import DatabaseRestart
 from bench.measure.k6 import K6Stages
 from bench.measure.ladder import RunStep, run_ladder
+from bench.measure.loadgen import LoadFigures
 from bench.measure.oha import avatar_stages, fixed_rate_step, read_mix_stages, read_mix_step
 from bench.measure.probes import StageMeter, Statements, sql_per_endpoint
 from bench.measure.steady import cpu_window_runs, cpu_windows_live, reach_steady_state
-from bench.records import Dialect, Fault, Ladder, LostWrites, RawResult, StackInfo, Stage, SteadyState
+from bench.records import Dialect, Fault, LostWrites, RawResult, StackInfo
+from bench.records.steps import Ladder, Stage, SteadyState
 from bench.scenarios import OPEN_TIMING, TIMING, Scenario, replication_stages
 
 # The stack's memory once it is healthy and idle.

@@ -25,11 +25,11 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 
-from bench.loadgen import LoadFigures
 from bench.measure.bounds import BOUND_SHARE, cpu_set
 from bench.measure.context import Context
 from bench.measure.k6 import K6Stages
-from bench.records import SteadyState
+from bench.measure.loadgen import LoadFigures
+from bench.records.steps import SteadyState
 from bench.scenarios import OPEN_TIMING, STEADY_SPREAD, STEADY_TREND, STEADY_WINDOWS, Scenario
 
 LATENCY_TOLERANCE = 0.10

@@ -15,9 +15,9 @@ from pathlib import Path
 
 import httpx
 
-from bench import environment
 from bench.console import console
 from bench.errors import BenchError
+from bench.measure import environment
 from bench.measure.context import Context
 from bench.measure.display import Display
 from bench.measure.k6 import K6Stages

@@ -1,4 +1,5 @@
-"""Figures over runs: median and range, the number formats of the tables, one stack × scenario."""
+"""Figures over runs: median and range, the number formats of the tables, a figure as the results
+page carries it (linked to its run's raw file), one stack × scenario."""
 
 from __future__ import annotations
 
@@ -6,9 +7,10 @@ import itertools
 import statistics
 from collections import defaultdict
 from collections.abc import Callable, Iterable
-from typing import NamedTuple, TypeVar
+from typing import NamedTuple, TypedDict, TypeVar
 
-from bench.records import RawResult, StackInfo, Stage
+from bench.records import RawResult, StackInfo
+from bench.records.steps import Stage
 from bench.scenarios import SCENARIOS
 
 MIB = 1 << 20
@@ -45,6 +47,37 @@ def fmt_spread(s: Spread | None, digits: int = 0) -> str:
     if s.low == s.high:
         return fmt(s.median, digits)
     return f"{fmt(s.median, digits)} ({fmt(s.low, digits)}–{fmt(s.high, digits)})"
+
+
+class Figure(TypedDict):
+    """One figure over runs: the median, the range, and the raw file of the run it came from."""
+
+    value: float | None
+    low: float | None
+    high: float | None
+    count: int
+    """How many values the median is of: one per run, or per start of the stack's process."""
+    of: str
+    """What each value is ("run", "start"), as the page says it: "median of 5 starts"."""
+    href: str | None
+
+
+def figure(pairs: Iterable[tuple[float | None, str]], of: str = "run") -> Figure:
+    """The median of the values with their range, linked to the file of the run whose value is
+    the median (or nearest it, for an even count)."""
+    known = [(value, link) for value, link in pairs if value is not None]
+    found = spread(value for value, _ in known)
+    if found is None:
+        return {"value": None, "low": None, "high": None, "count": 0, "of": of, "href": None}
+    nearest = min(known, key=lambda pair: abs(pair[0] - found.median))
+    return {
+        "value": found.median,
+        "low": found.low,
+        "high": found.high,
+        "count": len(known),
+        "of": of,
+        "href": nearest[1],
+    }
 
 
 class Cell:

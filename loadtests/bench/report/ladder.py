@@ -9,7 +9,8 @@ from typing import TypeVar
 
 from bench.measure.bounds import limited_by_loadgen
 from bench.measure.ladder import decisive, stopping_step
-from bench.records import LadderStep, RawResult
+from bench.records import RawResult
+from bench.records.steps import LadderStep
 from bench.report.figures import Cell, fmt, fmt_spread, median, noise_marks, spread
 
 T = TypeVar("T")

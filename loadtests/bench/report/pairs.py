@@ -14,7 +14,8 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from bench.records import LadderStep, RawResult
+from bench.records import RawResult
+from bench.records.steps import LadderStep
 from bench.report.figures import MIB, Cell, Spread, fmt, median, spread
 from bench.report.ladder import capacities, p99_of, postgres_ms_of
 from bench.report.summary import per_run_peak

@@ -15,13 +15,14 @@ import json
 import os
 import shutil
 from collections import defaultdict
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, TypedDict
+from typing import TypedDict
 
 from bench.errors import BenchError
-from bench.records import LadderStep, RawResult
-from bench.report.figures import MIB, Cell, group_cells, median, spread
+from bench.records import RawResult
+from bench.records.steps import LadderStep
+from bench.report.figures import MIB, Cell, Figure, figure, group_cells, median
 from bench.report.ladder import (
     common_rate,
     has_ladder,
@@ -32,28 +33,13 @@ from bench.report.ladder import (
     step_at,
     stopped_by,
 )
+from bench.report.site_answers import ClaimData, VariantData, claims_data, variants_data
 from bench.report.summary import bound_sentence, per_run_peak, smallest_clean_cap
 from bench.report.tiers import tier_of, tiers
 from bench.report.variants import split_variants
 
-if TYPE_CHECKING:
-    from bench.report.site_answers import ClaimData, VariantData
-
 ASSETS = Path(__file__).with_name("site_assets")
 CEILING_PREFIX = "ceiling-"
-
-
-class Figure(TypedDict):
-    """One figure over runs: the median, the range, and the raw file of the run it came from."""
-
-    value: float | None
-    low: float | None
-    high: float | None
-    count: int
-    """How many values the median is of: one per run, or per start of the stack's process."""
-    of: str
-    """What each value is ("run", "start"), as the page says it: "median of 5 starts"."""
-    href: str | None
 
 
 class Step(TypedDict):
@@ -177,9 +163,6 @@ def site_data(
 ) -> SiteData:
     """What the page shows, as JSON: per scenario its ladder's rates and common rate; per stack
     its figures per scenario and its memory, start-up and steady state."""
-    # Imported here: the variants' and claims' figures are this module's Figure.
-    from bench.report.site_answers import claims_data, variants_data
-
     mem_ladder = mem_ladder or []
     href = {id(record): _link(path, site_dir) for path, record in [*found, *mem_ladder]}
     records = [record for _, record in found]
@@ -264,24 +247,6 @@ def _scenario_info(scenario: str, cells: list[Cell], common: float | None) -> Sc
         "objective_p99_ms": ladders[0].objective_p99_ms if ladders else None,
         "rates": ladders[0].rates if ladders else [],
         "common_rate": common,
-    }
-
-
-def figure(pairs: Iterable[tuple[float | None, str]], of: str = "run") -> Figure:
-    """The median of the values with their range, linked to the file of the run whose value is
-    the median (or nearest it, for an even count)."""
-    known = [(value, link) for value, link in pairs if value is not None]
-    found = spread(value for value, _ in known)
-    if found is None:
-        return {"value": None, "low": None, "high": None, "count": 0, "of": of, "href": None}
-    nearest = min(known, key=lambda pair: abs(pair[0] - found.median))
-    return {
-        "value": found.median,
-        "low": found.low,
-        "high": found.high,
-        "count": len(known),
-        "of": of,
-        "href": nearest[1],
     }
 
 

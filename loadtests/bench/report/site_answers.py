@@ -7,9 +7,8 @@ from __future__ import annotations
 from typing import TypedDict
 
 from bench.report.claims import Claim, Judged, judge_all, load_claims
-from bench.report.figures import Cell, Spread
+from bench.report.figures import Cell, Figure, Spread, figure
 from bench.report.pairs import METRICS, Metric
-from bench.report.site import Figure, figure
 from bench.report.variants import EXPLAINING, VariantRow, descriptions, stack_of, variant_rows
 
 

@@ -28,7 +28,7 @@ def main(args):
     else:
         requests = 2_000
     p99 = 5.0 if "-q" in args and requests < round(rate * total) else 0.0015
-    connection = http.client.HTTPConnection(url.hostname, url.port)
+    connection = http.client.HTTPConnection(url.netloc)
     connection.request("GET", url.path + (f"?{url.query}" if url.query else ""))
     status = connection.getresponse().status
     if cgroup.enabled():

@@ -1,6 +1,6 @@
 """The Docker path, checked without Docker: `check(root)` lists what is wrong with compose.yaml
-(bench.compose_checks) and with every stack's Dockerfile and the stock upstream's
-(bench.dockerfiles, then hadolint).
+(bench.checks.compose_checks) and with every stack's Dockerfile and the stock upstream's
+(bench.checks.dockerfiles, then hadolint).
 
 Everything these checks know of a stack's ecosystem comes from its impl.toml ([docker]): a
 stack in a language the repository has never seen needs no change here. The upstream, part of
@@ -13,12 +13,12 @@ from collections.abc import Collection
 from pathlib import Path
 
 from bench import manifest
-from bench.compose_checks import compose_problems
-from bench.compose_file import UPSTREAM_CONTEXT, UPSTREAM_PORT, built_dirs, caps, parse_bytes, parse_cpus
-from bench.dockerfiles import dockerfile_problems
+from bench.checks.compose_checks import compose_problems
+from bench.checks.compose_file import UPSTREAM_CONTEXT, UPSTREAM_PORT, built_dirs, caps, parse_bytes, parse_cpus
+from bench.checks.dockerfiles import dockerfile_problems
+from bench.checks.hadolint import hadolint_binary, hadolint_problems
+from bench.checks.images import image_pin_problem
 from bench.errors import BenchError
-from bench.hadolint import hadolint_binary, hadolint_problems
-from bench.images import image_pin_problem
 
 __all__ = [
     "caps",

@@ -13,7 +13,7 @@ Only the kinds the manifests use (KINDS). Each schema is standalone (every $ref 
 strict (an object with declared properties admits no others), as kubeconform's `-strict` runs
 expect; descriptions are dropped, which keeps the files small and changes no rule.
 
-    python -m bench.k8s_schemas      # after changing a version or adding a kind
+    python -m bench.checks.k8s_schemas      # after changing a version or adding a kind
 """
 
 from __future__ import annotations
@@ -150,7 +150,7 @@ def generate(target: Path = SCHEMAS) -> list[Path]:
         schema = from_crd(served["schema"]["openAPIV3Schema"])
         written.append(_write(target / file_name(group, version, kind), _identified(schema, group, version, kind)))
     sources = {
-        "generated_by": "python -m bench.k8s_schemas (loadtests/bench/k8s_schemas.py)",
+        "generated_by": "python -m bench.checks.k8s_schemas (loadtests/bench/checks/k8s_schemas.py)",
         "kubernetes": {
             "module": f"{KUBERNETES_MODULE}@{KUBERNETES_VERSION}",
             "go_sum": kubernetes["sum"],

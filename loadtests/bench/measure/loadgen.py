@@ -10,7 +10,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict
 
 from bench import paths
-from bench.records import EndpointFigures, Latency
+from bench.records.steps import EndpointFigures, Latency
 
 K6_DIR = paths.ROOT / "loadtests" / "k6"
 OHA_DIR = paths.ROOT / "loadtests" / "oha"
@@ -19,7 +19,7 @@ _K6_PROGRESS = re.compile(r"(\d+) complete and (\d+) interrupted iterations")
 
 
 class LoadFigures(BaseModel):
-    """What a load generator reports for one stage, before the app's cost is added (bench.records.Stage)."""
+    """What a load generator reports for one stage, before the app's cost is added (bench.records.steps.Stage)."""
 
     model_config = ConfigDict(extra="forbid")
 
@@ -47,7 +47,7 @@ class LoadFigures(BaseModel):
 
 
 class K6Writes(BaseModel):
-    """The writes k6 counted with a 2xx (bench.writes.COUNTED)."""
+    """The writes k6 counted with a 2xx (bench.measure.writes.COUNTED)."""
 
     items_created: int
     items_deleted: int
@@ -79,7 +79,7 @@ def k6_command(
     env: dict[str, str] | None = None,
     api_port: int | None = None,
 ) -> str:
-    """`writes_log`: where k6 logs the id of every write (see bench.writes); k6's own log
+    """`writes_log`: where k6 logs the id of every write (see bench.measure.writes); k6's own log
     messages go there too. `env`: more of the script's environment (RATE, DURATION, VUS and
     MAX_VUS for a fixed-rate step; STAGE_SECONDS and RAMP_SECONDS). `api_port`: k6's REST API
     on 127.0.0.1 at that port (read and stopped while it runs), else none."""

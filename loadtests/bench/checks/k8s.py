@@ -1,7 +1,7 @@
 """The checks of deploy/k8s/ that `./bench test` runs, with no cluster and no network:
 
 - every kustomization builds (kustomize), and what it builds is valid against the Kubernetes and
-  k6-operator schemas vendored in deploy/k8s/schemas/ (kubeconform -strict; bench.k8s_schemas
+  k6-operator schemas vendored in deploy/k8s/schemas/ (kubeconform -strict; bench.checks.k8s_schemas
   made them);
 - every stack of the repository has its kustomization, written from compose.yaml by `./bench k8s`
   (bench.k8s_stack) and unchanged since, with compose.yaml's caps as its requests and limits; so
@@ -23,7 +23,8 @@ from typing import Any
 
 import yaml
 
-from bench import compose_file, k8s_stack, paths
+from bench import k8s_stack, paths
+from bench.checks import compose_file
 from bench.errors import BenchError
 
 DEPLOY = paths.ROOT / "deploy" / "k8s"

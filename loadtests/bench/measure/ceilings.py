@@ -19,7 +19,51 @@ import httpx
 
 from bench import paths, procs, system
 from bench.errors import BenchError
-from bench.records import Latency
+from bench.records import StackInfo
+from bench.records.steps import Latency
+from bench.scenarios import Scenario
+
+CEILING_DB = StackInfo(
+    name="ceiling-db",
+    display="database ceiling (pgbench, as many connections as DB_POOL_SIZE)",
+    language="SQL",
+    language_version="",
+    framework="pgbench",
+    framework_version="",
+    server="PostgreSQL",
+    data_access="the scenario's SQL, prepared",
+)
+CEILING_HTTP = StackInfo(
+    name="ceiling-http",
+    display="HTTP ceiling (nginx return 302)",
+    language="C",
+    language_version="",
+    framework="nginx",
+    framework_version="",
+    server="nginx",
+    data_access="none",
+)
+
+
+CEILING_PROXY = StackInfo(
+    name="ceiling-proxy",
+    display="proxy ceiling (nginx proxy_pass to the stock upstream)",
+    language="C",
+    language_version="",
+    framework="nginx",
+    framework_version="",
+    server="nginx",
+    data_access="none: the stock upstream over kept-alive HTTP/1.1",
+)
+
+
+def ceiling_of(scenario: Scenario) -> StackInfo:
+    """The database's for the k6 scenarios, nginx's for the avatar, nginx as a proxy for a
+    scenario that calls the stock upstream (outbound)."""
+    if scenario.upstream:
+        return CEILING_PROXY
+    return CEILING_DB if scenario.tool == "k6" else CEILING_HTTP
+
 
 PGBENCH_DIR = paths.ROOT / "loadtests" / "pgbench"
 

@@ -20,7 +20,7 @@ from dockerfile_parse import DockerfileParser
 from dockerfile_parse.parser import image_from
 from dockerfile_parse.util import WordSplitter
 
-from bench.images import image_pin_problem, matches
+from bench.checks.images import image_pin_problem, matches
 from bench.manifest import Docker
 
 # Compilers, build tools and headers of the base images' package managers, whatever the language.

@@ -13,7 +13,7 @@ from urllib.parse import urlsplit
 from jsonschema import Draft202012Validator, ValidationError
 
 from bench import manifest
-from bench.compose_file import (
+from bench.checks.compose_file import (
     COMPOSE_FILE,
     DB_SERVICE,
     UPSTREAM_CONTEXT,
@@ -26,10 +26,10 @@ from bench.compose_file import (
     services_of,
     stack_services,
 )
+from bench.checks.images import image_pin_problem, repository
 from bench.errors import BenchError
-from bench.images import image_pin_problem, repository
 
-SCHEMA = Path(__file__).resolve().parents[1] / "vendor" / "compose-spec" / "compose-spec.json"
+SCHEMA = Path(__file__).resolve().parents[2] / "vendor" / "compose-spec" / "compose-spec.json"
 K6_IMAGE = "grafana/k6"
 WHERE = COMPOSE_FILE
 

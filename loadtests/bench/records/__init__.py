@@ -1,0 +1,228 @@
+"""The raw result records of `./bench run`: one JSON file per stack × scenario × run in
+results/raw/PROFILE/, which `./bench report` renders alone.
+
+Here, the record of one run (RawResult): the header every record of a `./bench run` shares, the
+stack, and the checks after the load; in bench.records.steps, what each of its stages and ladder
+steps measured. bench/raw-result.schema.json is generated from these models (bench.schema).
+Optional fields stay absent from a file unless the runner set them: records are written with
+`exclude_unset`, so a record read and written again is the same JSON.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated, Any, Literal, Self
+
+from pydantic import (
+    AwareDatetime,
+    ConfigDict,
+    Field,
+    NonNegativeFloat,
+    NonNegativeInt,
+    PlainSerializer,
+    PositiveInt,
+    StringConstraints,
+    model_validator,
+)
+
+from bench.records.model import Model
+from bench.records.steps import Ladder, Stage, SteadyState
+
+SCHEMA_VERSION = 1
+
+Profile = Literal["smoke", "quick", "full", "soak"]
+FaultKind = Literal["db-restart"]
+ScenarioName = Literal["read-heavy", "join-filter", "mixed", "heavy-body", "avatar", "outbound"]
+CpuList = Annotated[str, StringConstraints(pattern=r"^[0-9]+(-[0-9]+)?(,[0-9]+(-[0-9]+)?)*$")]
+# As the runner has always written it (2026-11-22T04:21:37+00:00), not pydantic's Z form.
+Timestamp = Annotated[AwareDatetime, PlainSerializer(lambda t: t.isoformat(), return_type=str)]
+
+
+class Machine(Model):
+    cpu_model: str
+    cores: PositiveInt
+    memory_bytes: NonNegativeInt
+    kernel: str
+    os: str
+
+
+class Versions(Model):
+    """The first line each tool prints for its version; a load generator the run did not use is absent."""
+
+    postgres: str | None
+    python: str
+    k6: str | None = None
+    oha: str | None = None
+
+
+class Cap(Model):
+    cpus: Annotated[float, Field(gt=0)]
+    mem_bytes: PositiveInt | None
+
+
+class Caps(Model):
+    """compose.yaml's caps, applied natively too; a stack with caps of its own has an entry."""
+
+    model_config = ConfigDict(extra="allow")
+    __pydantic_extra__: dict[str, Cap]
+
+    app: Cap
+    postgres: Cap
+
+
+class CpuSplit(Model):
+    """The CPU sets of the three roles (taskset or cpuset syntax: 0, 1-3, 0,2)."""
+
+    app: CpuList
+    postgres: CpuList
+    loadgen: CpuList
+
+
+# The representation a stack serves (its manifest's `dialect`): spec/API.md's, or spec/hal.md's.
+Dialect = Literal["api", "hal"]
+# How a report or the progress line marks a dialect beside a stack's name; the API's is unmarked.
+DIALECT_MARKS: dict[str, str] = {"api": "", "hal": "HAL"}
+
+
+class StackInfo(Model):
+    name: str
+    display: str
+    language: str
+    language_version: str
+    framework: str
+    framework_version: str
+    server: str
+    data_access: str
+    dialect: Dialect = "api"
+    """Records written before dialects existed have none: they were all the API's."""
+
+    @property
+    def label(self) -> str:
+        """The stack's name as the report and the progress line show it: with its dialect, if not the API's."""
+        return stack_label(self.name, self.dialect)
+
+
+def stack_label(name: str, dialect: str) -> str:
+    """`name (HAL)` for a stack of the HAL dialect, `name` for one of the API's."""
+    mark = DIALECT_MARKS[dialect]
+    return f"{name} ({mark})" if mark else name
+
+
+class LostWrites(Model):
+    """The lost-write check after a write scenario (bench.measure.writes): every 2xx write looked up by id."""
+
+    items_created: int
+    items_deleted: int
+    categories_created: int
+    item_rows_delta: int
+    category_rows_delta: int
+    items_missing: int
+    items_deleted_present: int
+    categories_missing: int
+    seeded_rows_missing: int
+    items_unacknowledged: int
+    """Writes made by requests that got no 2xx (a commit whose answer was cut off): not losses."""
+    categories_unacknowledged: int
+    lost_writes: NonNegativeInt
+
+
+class Fault(Model):
+    stopped_at_s: float
+    outage_s: float
+    recovered_within_s: float | None
+    """Until the first 200 of GET /items/1 after PostgreSQL was back; null: not within 60 s."""
+
+
+class Target(Model):
+    """A --target run: the stack ran at `url`; neither its process nor its database were read."""
+
+    url: str
+    not_measured: dict[str, str]
+    """Each figure left null because it cannot be measured from here, with the reason."""
+
+
+class RunHeader(Model):
+    """What every record of one `./bench run` shares: where and how it was measured."""
+
+    schema_version: Literal[1]
+    profile: Profile
+    machine: Machine
+    versions: Versions
+    git_commit: str | None
+    caps: Caps | None
+    """Null for a --target run: the caps, if any, are the remote platform's, unknown here."""
+    cpu_split: CpuSplit
+    cgroups: Literal["v1", "v2"] | None
+    warnings: list[str]
+    mem_ladder_mib: PositiveInt | None = None
+    fault_kind: FaultKind | None = None
+    target: Target | None = None
+
+
+# A record that did not fail has these, and at least one stage.
+_COMPLETED = ("started_at", "startup_s", "idle_memory_bytes", "app_exit_code")
+
+
+def _completed_runs_are_complete(schema: dict[str, Any]) -> None:
+    schema["if"] = {"not": {"required": ["failed"]}}
+    schema["then"] = {
+        "required": list(_COMPLETED),
+        "anyOf": [
+            {"properties": {"stages": {"minItems": 1}}},
+            # A ceiling measured by the open model runs its ladder only (bench.measure.ceiling_run).
+            {
+                "required": ["kind", "ladder"],
+                "properties": {"kind": {"const": "ceiling"}, "ladder": {"type": "object"}},
+            },
+        ],
+    }
+
+
+class RawResult(RunHeader):
+    """One stack × scenario × run of ./bench run."""
+
+    model_config = ConfigDict(json_schema_extra=_completed_runs_are_complete)
+
+    stack: StackInfo
+    kind: Literal["ceiling"] | None = None
+    scenario: ScenarioName
+    run: PositiveInt
+    failed: str | None = None
+    """Why the run failed; the stages it served before are kept."""
+    started_at: Timestamp | None = None
+    startup_s: NonNegativeFloat | None = None
+    """Seconds from start to the first healthy /health."""
+    idle_memory_bytes: NonNegativeInt | None = None
+    served_before: list[ScenarioName] | None = None
+    """The scenarios this process of the stack served earlier in the repeat, in order ([] on the
+    one that started it; absent where each scenario starts the stack afresh: the soak, the memory
+    ladder, a fault run, records before one process per repeat). startup_s and idle_memory_bytes
+    are that process's, taken when it started."""
+    app_exit_code: int | None = None
+    """Null while the process goes on to the next scenario."""
+    stages: list[Stage]
+    """The original study's closed-model stages (the replication)."""
+    steady_state: SteadyState | None = None
+    ladder: Ladder | None = None
+    fault: Fault | None = None
+    lost_writes: LostWrites | None
+    sql_per_request_by_endpoint: dict[str, NonNegativeFloat]
+    """Each endpoint's requests sent one by one after the load, SQL statements counted."""
+
+    @model_validator(mode="after")
+    def _complete_unless_failed(self) -> Self:
+        if self.failed is None:
+            missing = [name for name in _COMPLETED if name not in self.model_fields_set]
+            # A ceiling measured by the open model runs its ladder only (bench.measure.ceiling_run).
+            if missing or not (self.stages or (self.kind == "ceiling" and self.ladder is not None)):
+                raise ValueError(f"a run that did not fail needs {', '.join(missing) or 'a stage'}")
+        return self
+
+    def to_json(self) -> str:
+        return json.dumps(self.model_dump(mode="json", exclude_unset=True), indent=2) + "\n"
+
+    @classmethod
+    def read(cls, path: Path) -> RawResult:
+        # Python's own float parsing, as the files were written with it: figures read back exact.
+        return cls.model_validate(json.loads(path.read_text()))

@@ -1,0 +1,162 @@
+"""`./bench test` per stack: its build, its own tests, the conformance suite and the SIGTERM
+check, a bounded fuzz pass; a variant's row."""
+
+from __future__ import annotations
+
+import time
+
+from bench import paths, phases, procs, stacks
+from bench.console import console
+from bench.errors import BenchError
+from bench.manifest import Stack
+from bench.postgres import Cluster
+from bench.testing import CONFORMANCE_SUITE, StackResult, Step, conformance_env, junit_counts, pytest_command
+from bench.testing.fuzzing import TEST_FUZZ_EXAMPLES, TEST_FUZZ_SECONDS, run_fuzz
+
+# Exit statuses after SIGTERM that count as a clean stop: 0, or 128 + 15 from a runtime (the JVM)
+# that reports the signal it ended on. Docker, Kubernetes and systemd count both as clean.
+CLEAN_STOP_STATUSES = (0, 143)
+SHUTDOWN_LIMIT_S = 10.5
+
+
+def stopped_cleanly(exit_code: int | None, seconds: float) -> bool:
+    """spec/API.md's shutdown rule: after SIGTERM, a clean status within the 10 s limit."""
+    return exit_code in CLEAN_STOP_STATUSES and seconds < SHUTDOWN_LIMIT_S
+
+
+def free_port_besides(taken: int) -> int:
+    """A free port other than `taken`, which is chosen but not yet listened on."""
+    while (port := stacks.free_port()) == taken:
+        pass
+    return port
+
+
+def run_conformance(stack: Stack, cluster: Cluster, result: StackResult) -> None:
+    suite = CONFORMANCE_SUITE
+    cluster.reset()
+    port = stacks.free_port()
+    upstream_port = free_port_besides(port)
+    running = stacks.start(
+        stack,
+        port=port,
+        database_url=cluster.url(),
+        stock_url=f"http://127.0.0.1:{upstream_port}",
+        log_name=f"{stack.name}-conformance-server.log",
+    )
+    log = paths.LOGS / f"{stack.name}-conformance.log"
+    report = paths.LOGS / f"{stack.name}-conformance.xml"
+    report.unlink(missing_ok=True)
+    try:
+        env = {
+            "PATH": "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin",
+            "BASE_URL": running.base_url,
+            "BENCH_DB_STOP": cluster.stop_command(),
+            "BENCH_DB_START": cluster.start_command(),
+            "CONFORMANCE_STRICT": "1",
+            "PYTHONDONTWRITEBYTECODE": "1",
+            **conformance_env(stack, upstream_port),
+        }
+        code = procs.run(pytest_command(str(suite), report), cwd=paths.ROOT, env=env, log=log, timeout_s=900)
+    finally:
+        cluster.start()  # the resilience cases stop it; whatever happened, leave it running
+        shutdown_started = time.monotonic()
+        exit_code = running.stop()
+        shutdown_s = time.monotonic() - shutdown_started
+    passed, failed, skipped = junit_counts(report)
+    result.passed += passed
+    result.failed += failed
+    ok = code == 0 and failed == 0 and skipped == 0 and passed > 0
+    result.steps["conformance"] = Step(
+        ok, f"{suite.name}: {passed} passed, {failed} failed" + (f", {skipped} skipped" if skipped else ""), log
+    )
+    if code != 0 and failed == 0:
+        result.failed += 1
+    result.steps["shutdown"] = Step(
+        stopped_cleanly(exit_code, shutdown_s), f"exit {exit_code} in {shutdown_s:.1f} s", running.log
+    )
+
+
+def _build_step(stack: Stack, result: StackResult) -> bool:
+    """Builds `stack` as a step of `result`; False when the build failed."""
+    with console.status(f"[bold]{stack.name}[/]: building"), phases.timed(stack.name, "build"):
+        try:
+            built = stacks.build(stack)
+        except BenchError as error:
+            result.steps["build"] = Step(False, str(error).splitlines()[0])
+            console.print(f"[red]{error}[/]")
+            result.failed += 1
+            return False
+    shared = stack.build_key != stack.name
+    result.steps["build"] = Step(True, "built" if built else f"{stack.build_key}'s build" if shared else "up to date")
+    console.print(f"{stack.name}: build {result.steps['build'].summary}")
+    return True
+
+
+def _conformance_step(stack: Stack, cluster: Cluster, result: StackResult) -> bool:
+    """The conformance suite and the SIGTERM check as steps of `result`; False when the suite
+    could not run at all (the stack did not start)."""
+    profile = CONFORMANCE_SUITE.relative_to(paths.ROOT)
+    with (
+        console.status(f"[bold]{stack.name}[/]: conformance suite ({profile})"),
+        phases.timed(stack.name, "conformance and shutdown"),
+    ):
+        try:
+            run_conformance(stack, cluster, result)
+        except BenchError as error:
+            result.steps["conformance"] = Step(False, f"{profile.name}: {str(error).splitlines()[0]}")
+            console.print(f"[red]{error}[/]")
+            result.failed += 1
+            return False
+    step = result.steps["conformance"]
+    console.print(f"{stack.name}: {step.summary}; shutdown {result.steps['shutdown'].summary}")
+    if not step.ok and step.log is not None:
+        console.print(procs.tail(step.log, 60), markup=False)
+    return True
+
+
+def run_stack(stack: Stack, cluster: Cluster) -> StackResult:
+    result = StackResult(stack.name)
+    if not _build_step(stack, result):
+        return result
+
+    with console.status(f"[bold]{stack.name}[/]: its own tests"), phases.timed(stack.name, "own tests"):
+        cluster.reset()
+        log = paths.LOGS / f"{stack.name}-test.log"
+        code = procs.run(
+            stack.test_command,
+            cwd=stack.directory,
+            env=stack.environment({"DATABASE_URL": cluster.url()}),
+            log=log,
+            timeout_s=1200,
+        )
+        result.steps["own tests"] = Step(code == 0, "passed" if code == 0 else f"failed (exit {code})", log)
+    console.print(f"{stack.name}: own tests {result.steps['own tests'].summary}")
+    if code != 0:
+        result.failed += 1
+        console.print(procs.tail(log, 40), markup=False)
+
+    if not _conformance_step(stack, cluster, result):
+        return result
+    with phases.timed(stack.name, "fuzz"):
+        run_fuzz(stack, cluster, max_examples=TEST_FUZZ_EXAMPLES, seconds=TEST_FUZZ_SECONDS, result=result)
+    return result
+
+
+def run_stack_or_say_why(stack: Stack, cluster: Cluster) -> StackResult:
+    """A stack's (or a variant's) row; when the runner's PostgreSQL cannot be brought back (a
+    resilience case's restart failed), a failed row that says why, and the next stack tries again."""
+    try:
+        cluster.start()
+        return run_variant(stack, cluster) if stack.variant else run_stack(stack, cluster)
+    except BenchError as error:
+        console.print(f"[red]{stack.name}: {error}[/]")
+        return StackResult(stack.name, {"build": Step(False, str(error).splitlines()[0])}, failed=1)
+
+
+def run_variant(variant: Stack, cluster: Cluster) -> StackResult:
+    """A variant serves the whole contract too: built when it has a build of its own, then the
+    conformance suite and the SIGTERM check against it, as a row of its own."""
+    result = StackResult(variant.name)
+    if _build_step(variant, result):
+        _conformance_step(variant, cluster, result)
+    return result
