@@ -7,6 +7,7 @@ import java.time.Clock;
 import java.util.Properties;
 
 import bench.datarest.config.DatabaseUrl;
+import bench.datarest.stock.StockUrl;
 
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
@@ -22,6 +23,7 @@ public class Application {
 	private static final int CONNECT_TIMEOUT_SECONDS = 5;
 
 	public static void main(String[] args) {
+		checkStockUrl();
 		checkDatabase();
 		SpringApplication.run(Application.class, args);
 	}
@@ -61,6 +63,20 @@ public class Application {
 		}
 		catch (SQLException ex) {
 			fail("cannot connect to the database at " + url.displayName() + ": " + ex.getMessage());
+		}
+	}
+
+	/** A STOCK_URL that is set but is no http URL fails like a malformed DATABASE_URL: in one line. */
+	private static void checkStockUrl() {
+		String value = System.getenv(StockUrl.VARIABLE);
+		if (value == null) {
+			return; // application.properties names the default
+		}
+		try {
+			StockUrl.parse(value);
+		}
+		catch (IllegalArgumentException ex) {
+			fail(ex.getMessage());
 		}
 	}
 

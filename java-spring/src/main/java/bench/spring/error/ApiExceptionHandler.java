@@ -29,10 +29,11 @@ import org.springframework.web.servlet.NoHandlerFoundException;
 import org.springframework.web.servlet.resource.NoResourceFoundException;
 
 /**
- * The one place where errors become problem JSON. Domain exceptions carry their detail; Spring
- * MVC's own exceptions (unknown route, wrong method, Content-Type, unreadable body) keep their
- * status and headers but get a detail in the API's words; the catch-all turns everything else
- * into a 503 when the database is out of reach, or a logged 500 that tells nothing of its cause.
+ * The one place where errors become problem JSON. Domain exceptions (the stock service's 502 and
+ * 504 among them) carry their detail; Spring MVC's own exceptions (unknown route, wrong method,
+ * Content-Type, unreadable body) keep their status and headers but get a detail in the API's
+ * words; the catch-all turns everything else into a 503 when the database is out of reach, or a
+ * logged 500 that tells nothing of its cause.
  */
 @RestControllerAdvice
 class ApiExceptionHandler {
@@ -79,6 +80,22 @@ class ApiExceptionHandler {
 	ResponseEntity<ProblemDetail> unavailable(ServiceUnavailableException ex) {
 		log.warn("{}: {}", ex.getMessage(), rootCause(ex));
 		return Problems.of(HttpStatus.SERVICE_UNAVAILABLE, ex.getMessage());
+	}
+
+	/**
+	 * The stock service's failures are its own, not this service's: one line each, without a
+	 * stack trace, and the detail in the API's words (the cause is in the log line only).
+	 */
+	@ExceptionHandler
+	ResponseEntity<ProblemDetail> upstreamFailed(UpstreamFailedException ex) {
+		log.warn("{}{}", ex.getMessage(), (ex.getCause() != null) ? ": " + rootCause(ex) : "");
+		return Problems.of(HttpStatus.BAD_GATEWAY, ex.getMessage());
+	}
+
+	@ExceptionHandler
+	ResponseEntity<ProblemDetail> upstreamTimeout(UpstreamTimeoutException ex) {
+		log.warn("{}: {}", ex.getMessage(), rootCause(ex));
+		return Problems.of(HttpStatus.GATEWAY_TIMEOUT, ex.getMessage());
 	}
 
 	/**

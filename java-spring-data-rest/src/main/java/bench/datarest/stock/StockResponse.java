@@ -1,0 +1,5 @@
+package bench.datarest.stock;
+
+/** {@code {"itemId": …, "quantity": …}}: the id asked for, and the stock service's quantity. */
+record StockResponse(long itemId, int quantity) {
+}
