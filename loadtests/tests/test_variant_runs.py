@@ -66,6 +66,20 @@ def test_the_estimate_of_a_variant_counts_its_scenarios(tmp_path, monkeypatch):
     assert "2 stack(s), 3 stack × scenario job(s) (a variant in its own scenarios only) × 1 run(s)" in said
 
 
+def test_variants_follow_their_stacks_in_their_own_scenarios(tmp_path, monkeypatch):
+    said = estimate(tmp_path, monkeypatch, "java-spring", "go-gin", "--variants", "--scenario", "join-filter")
+    # java-spring's variants measured in join-filter follow it (platform-threads, n-plus-one);
+    # those measured elsewhere only (the outbound clients) drop out of a join-filter run.
+    assert "4 stack(s) × 1 scenario(s)" in said
+    from bench.measure import RunRequest, plan_run
+
+    planned = plan_run(RunRequest(impls=("java-spring", "go-gin"), variants=True, output=tmp_path / "out"))
+    names = [stack.name for stack in planned.plan.stacks]
+    assert names[0] == "java-spring" and names[-1] == "go-gin"
+    assert {"java-spring@n-plus-one", "java-spring@platform-threads", "java-spring@rest-template"} <= set(names)
+    assert names.index("go-gin") == len(names) - 1 and "go-gin@" not in " ".join(names)
+
+
 def test_a_variant_named_with_none_of_its_scenarios_is_an_error_that_names_them(tmp_path, monkeypatch):
     with pytest.raises(BenchError, match=r"java-spring@n-plus-one is measured in read-heavy, join-filter only"):
         estimate(tmp_path, monkeypatch, "java-spring@n-plus-one", "--scenario", "avatar")

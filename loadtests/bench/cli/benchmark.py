@@ -65,6 +65,13 @@ if TYPE_CHECKING:
     help="Print the plan and how long it would take, then stop: nothing is built, started or measured.",
 )
 @click.option(
+    "--variants",
+    "with_variants",
+    is_flag=True,
+    help="Each stack named (all by default) followed by its variants (its impl.toml's [variants]), "
+    "each in its own scenarios: a publication's rows in one command.",
+)
+@click.option(
     "--no-ceilings",
     "ceilings",
     flag_value=False,
@@ -107,6 +114,7 @@ def run(
     loadgen_cpus: str | None,
     yes: bool,
     estimate_only: bool,
+    with_variants: bool,
     ceilings: bool,
     resume: bool,
     output: Path | None,
@@ -151,6 +159,7 @@ def run(
             db_cpus=db_cpus,
             loadgen_cpus=loadgen_cpus,
             ceilings=ceilings,
+            variants=with_variants,
             resume=resume,
             output=output,
             target_url=target_url,

@@ -51,6 +51,7 @@ class RunRequest:
     db_cpus: str | None = None
     loadgen_cpus: str | None = None
     ceilings: bool = True
+    variants: bool = False
     resume: bool = False
     output: Path | None = None
     target_url: str | None = None
@@ -107,7 +108,12 @@ def plan_run(request: RunRequest) -> PlannedRun:
     if target is not None:
         _check_target_options(request)
     selected = manifest.select(request.impls) if target is None or request.impls else []
-    chosen = _variants_scenarios(selected, _scenarios(request))
+    asked = _scenarios(request)
+    if request.variants:
+        if target is not None:
+            raise BenchError("--variants starts each variant here; --target measures a stack that runs elsewhere")
+        selected = [row for stack in selected for row in (stack, *_variants_in(stack, asked))]
+    chosen = _variants_scenarios(selected, asked)
     split = _cpu_split(request)
     output = request.output
     if target is not None and output is None:
@@ -153,6 +159,14 @@ def _scenarios(request: RunRequest) -> list[Scenario]:
     elif request.mem_ladder:
         names = names or LADDER_SCENARIOS
     return [scenarios.SCENARIOS[s] for s in (names or scenarios.SCENARIOS)]
+
+
+def _variants_in(stack: Stack, asked: list[Scenario]) -> list[Stack]:
+    """A stack's variants measured in any of the scenarios asked for (none for a variant)."""
+    names = {s.name for s in asked}
+    if stack.variant:
+        return []
+    return [v for v in stack.variant_stacks() if names & set(v.variant_scenarios or ())]
 
 
 def _variants_scenarios(selected: list[Stack], chosen: list[Scenario]) -> list[Scenario]:
