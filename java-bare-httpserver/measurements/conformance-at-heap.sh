@@ -2,7 +2,8 @@
 # The heap floor, as README.md ("Memory", "JSON: hand-written, measured") reports it: the whole
 # conformance suite, resilience cases included and CONFORMANCE_STRICT=1 as `./bench test` runs
 # it, against JAR started by hand with ../jvm.options, -Xmx$XMX and any further JVM flags (a
-# collector: README.md, "Variants"), on a freshly reset database of the runner's cluster. Prints
+# collector: README.md, "Variants"), on a freshly reset database of the runner's cluster, its
+# STOCK_URL naming the suite's fake stock upstream on UPSTREAM_PORT (PORT + 1). Prints
 # the suite's summary, whether the server survived, its resident peak, how many OutOfMemoryError
 # lines it logged, and the first failed cases.
 #
@@ -15,6 +16,7 @@ jar=$(realpath "${1:?usage: conformance-at-heap.sh JAR XMX [JVM-FLAG...]}")
 xmx=${2:?usage: conformance-at-heap.sh JAR XMX [JVM-FLAG...]}
 flags=("${@:3}")
 port=${PORT:-18086}
+upstream_port=${UPSTREAM_PORT:-$((port + 1))}
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 java=${JAVA_HOME:-/usr/lib/jvm/temurin-25-jdk-amd64}/bin/java
 python=${BENCH_HOME:-.bench}/venv/bin/python
@@ -27,13 +29,14 @@ db_url=$(cluster url)
 db_stop=$(cluster stop_command)
 db_start=$(cluster start_command)
 
-DATABASE_URL=$db_url PORT=$port "$java" @"$here/../jvm.options" -Xmx"$xmx" "${flags[@]}" -jar "$jar" > "$log" 2>&1 &
+DATABASE_URL=$db_url PORT=$port STOCK_URL=http://127.0.0.1:$upstream_port "$java" @"$here/../jvm.options" -Xmx"$xmx" "${flags[@]}" -jar "$jar" > "$log" 2>&1 &
 pid=$!
 until curl -sf -o /dev/null "http://127.0.0.1:$port/health"; do
   kill -0 $pid 2>/dev/null || { echo "-Xmx$xmx: did not start: $(tail -3 "$log")"; exit 1; }
   sleep 0.05
 done
-BASE_URL=http://127.0.0.1:$port CONFORMANCE_STRICT=1 BENCH_DB_STOP=$db_stop BENCH_DB_START=$db_start \
+BASE_URL=http://127.0.0.1:$port CONFORMANCE_STRICT=1 CONFORMANCE_UPSTREAM_PORT=$upstream_port \
+  BENCH_DB_STOP=$db_stop BENCH_DB_START=$db_start \
   "$python" -m pytest spec/conformance -q -p no:cacheprovider > "$log.pytest" 2>&1 || true
 eval "$db_start" > /dev/null 2>&1 || true  # the resilience cases stop it; leave it running
 if kill -0 $pid 2>/dev/null; then

@@ -6,6 +6,8 @@ import bench.catalog.db.Database;
 import bench.catalog.http.Router;
 import bench.catalog.item.ItemHandlers;
 import bench.catalog.item.ItemRepository;
+import bench.catalog.stock.StockClient;
+import bench.catalog.stock.StockHandlers;
 import bench.catalog.system.SystemHandlers;
 import com.sun.net.httpserver.HttpServer;
 
@@ -35,10 +37,11 @@ public final class CatalogServer {
         this.executor = executor;
     }
 
-    public static CatalogServer start(Config config, Database database) throws IOException {
+    public static CatalogServer start(Config config, Database database, StockClient stock) throws IOException {
         var router = new Router(config.logRequests());
         new CategoryHandlers(new CategoryRepository(database.dataSource())).register(router);
         new ItemHandlers(new ItemRepository(database.dataSource())).register(router);
+        new StockHandlers(stock).register(router);
         new SystemHandlers(database, config.avatarBaseUrl(), config.avatarCount()).register(router);
 
         HttpServer server = HttpServer.create(new InetSocketAddress(config.host(), config.port()), BACKLOG);

@@ -6,9 +6,14 @@ import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
 
-/** Settings from the environment only; {@link #fromEnvironment} refuses anything it cannot use. */
+/**
+ * Settings from the environment only; {@link #fromEnvironment} refuses anything it cannot use.
+ * {@code stockUrl} is the stock upstream's {@code http://host:port}, without a trailing slash.
+ */
 public record Config(String host, int port, String jdbcUrl, String dbUser, String dbPassword, String dbTarget,
-                     int poolSize, String avatarBaseUrl, int avatarCount, boolean logRequests) {
+                     int poolSize, String avatarBaseUrl, int avatarCount, URI stockUrl, boolean logRequests) {
+
+    private static final String DEFAULT_STOCK_URL = "http://127.0.0.1:8099";
 
     public static Config fromEnvironment(Map<String, String> env) {
         String databaseUrl = env.get("DATABASE_URL");
@@ -44,6 +49,7 @@ public record Config(String host, int port, String jdbcUrl, String dbUser, Strin
                 integer(env, "DB_POOL_SIZE", 10, 1, 10_000),
                 avatarBaseUrl.endsWith("/") ? avatarBaseUrl.substring(0, avatarBaseUrl.length() - 1) : avatarBaseUrl,
                 integer(env, "AVATAR_COUNT", 21, 1, 1_000_000),
+                stockUrl(env.getOrDefault("STOCK_URL", "")),
                 Boolean.parseBoolean(env.getOrDefault("LOG_REQUESTS", "false").strip()));
     }
 
@@ -63,6 +69,26 @@ public record Config(String host, int port, String jdbcUrl, String dbUser, Strin
         throw new IllegalArgumentException(name + " must be an integer between " + min + " and " + max + ", not " + value);
     }
 
+    /** An http URL of a host and port, at most a slash after them: the client adds /stock/{id}. */
+    private static URI stockUrl(String value) {
+        if (value.isBlank()) {
+            return URI.create(DEFAULT_STOCK_URL);
+        }
+        try {
+            URI uri = new URI(value.strip());
+            String path = uri.getRawPath();
+            if ("http".equals(uri.getScheme()) && uri.getHost() != null && uri.getRawUserInfo() == null
+                    && (path == null || path.isEmpty() || path.equals("/"))
+                    && uri.getRawQuery() == null && uri.getRawFragment() == null) {
+                return new URI("http", null, uri.getHost(), uri.getPort(), null, null, null);
+            }
+        } catch (URISyntaxException ignored) {
+            // reported below, like any other value that is not a host and port
+        }
+        throw new IllegalArgumentException("STOCK_URL must be an http URL of a host and port (" + DEFAULT_STOCK_URL
+                + "), not " + value);
+    }
+
     private static String decode(String s) {
         return URLDecoder.decode(s, StandardCharsets.UTF_8);
     }
@@ -70,6 +96,7 @@ public record Config(String host, int port, String jdbcUrl, String dbUser, Strin
     /** Never prints the password. */
     @Override
     public String toString() {
-        return "Config[host=" + host + ", port=" + port + ", database=" + dbTarget + ", poolSize=" + poolSize + "]";
+        return "Config[host=" + host + ", port=" + port + ", database=" + dbTarget + ", poolSize=" + poolSize
+                + ", stockUrl=" + stockUrl + "]";
     }
 }

@@ -1,6 +1,7 @@
 package bench.catalog;
 
 import bench.catalog.db.Database;
+import bench.catalog.stock.StockClient;
 
 import java.util.logging.Level;
 import java.util.logging.Logger;
@@ -37,10 +38,12 @@ public final class Main {
         } catch (RuntimeException e) {
             throw fail("cannot connect to the database at " + config.dbTarget() + ": " + rootCause(e).getMessage());
         }
+        var stock = new StockClient(config.stockUrl());
         CatalogServer server;
         try {
-            server = CatalogServer.start(config, database);
+            server = CatalogServer.start(config, database, stock);
         } catch (Exception e) {
+            stock.close();
             database.close();
             throw fail("cannot listen on " + config.host() + ":" + config.port() + ": " + e.getMessage());
         }
@@ -50,6 +53,7 @@ public final class Main {
         // SIGTERM runs this hook; the JVM then exits with 143, which the contract counts as a clean stop.
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             server.stop(DRAIN_SECONDS);
+            stock.close();
             database.close();
         }, "shutdown"));
     }

@@ -2,6 +2,7 @@ package bench.catalog;
 
 import bench.catalog.db.Database;
 import bench.catalog.json.JsonParser;
+import bench.catalog.stock.StockClient;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -34,6 +35,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class CatalogServerTest {
 
     private static Database database;
+    private static StockClient stock;
     private static CatalogServer server;
     private static HttpClient client;
     private static String base;
@@ -49,7 +51,8 @@ class CatalogServerTest {
         env.put("AVATAR_COUNT", "3");
         var config = Config.fromEnvironment(env);
         database = Database.open(config);
-        server = CatalogServer.start(config, database);
+        stock = new StockClient(config.stockUrl());
+        server = CatalogServer.start(config, database, stock);
         base = "http://127.0.0.1:" + server.port();
         client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
     }
@@ -58,6 +61,7 @@ class CatalogServerTest {
     static void stop() {
         client.close();
         server.stop(0);
+        stock.close();
         database.close();
     }
 

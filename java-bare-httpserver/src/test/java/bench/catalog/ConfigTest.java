@@ -2,6 +2,7 @@ package bench.catalog;
 
 import org.junit.jupiter.api.Test;
 
+import java.net.URI;
 import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -29,7 +30,20 @@ class ConfigTest {
         assertEquals(10, config.poolSize());
         assertEquals("https://avatar.example.com", config.avatarBaseUrl());
         assertEquals(21, config.avatarCount());
+        assertEquals(URI.create("http://127.0.0.1:8099"), config.stockUrl());
         assertFalse(config.logRequests());
+    }
+
+    @Test
+    void stockUrlIsAHostAndPortWithAtMostATrailingSlash() {
+        var config = Config.fromEnvironment(Map.of("DATABASE_URL", "postgres://h/d", "STOCK_URL", "http://stock.internal:9000/"));
+        assertEquals(URI.create("http://stock.internal:9000"), config.stockUrl());
+        for (String invalid : new String[] {"127.0.0.1:8099", "https://h:1", "http://h:1/stock", "http:///", "http://u@h:1",
+                "http://h:1?q=1", "not a url"}) {
+            var error = assertThrows(IllegalArgumentException.class,
+                    () -> Config.fromEnvironment(Map.of("DATABASE_URL", "postgres://h/d", "STOCK_URL", invalid)), invalid);
+            assertTrue(error.getMessage().contains("STOCK_URL"), error.getMessage());
+        }
     }
 
     @Test

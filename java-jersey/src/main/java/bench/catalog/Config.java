@@ -11,6 +11,8 @@ import java.util.Map;
  *
  * @param jdbcUrl       the JDBC form of {@code DATABASE_URL}, without the credentials
  * @param databaseLabel {@code host:port/database}, for messages that must not show the password
+ * @param stockUrl      the stock upstream's {@code http://host:port}, without a trailing slash
+ * @param categoryItems how {@code /categories/{id}/items} is routed (the {@code resource-method} variant's knob)
  */
 public record Config(
         String host,
@@ -22,7 +24,36 @@ public record Config(
         int poolSize,
         String avatarBaseUrl,
         int avatarCount,
+        URI stockUrl,
+        CategoryItems categoryItems,
         boolean logRequests) {
+
+    private static final String DEFAULT_STOCK_URL = "http://127.0.0.1:8099";
+
+    /**
+     * {@code CATEGORY_ITEMS}: which resource class serves {@code /categories/{id}/items}. The
+     * stack's own is a sub-resource locator; the other is the resource method it is measured
+     * against (impl.toml's variant {@code resource-method}).
+     */
+    public enum CategoryItems {
+        SUB_RESOURCE_LOCATOR("sub-resource-locator"),
+        RESOURCE_METHOD("resource-method");
+
+        private final String setting;
+
+        CategoryItems(String setting) {
+            this.setting = setting;
+        }
+
+        static CategoryItems from(String value) {
+            for (CategoryItems choice : values()) {
+                if (choice.setting.equals(value.trim())) {
+                    return choice;
+                }
+            }
+            throw new ConfigException("CATEGORY_ITEMS must be sub-resource-locator or resource-method, got '" + value + "'");
+        }
+    }
 
     /** Raised for a missing or malformed variable; its message is meant for the operator as is. */
     public static final class ConfigException extends RuntimeException {
@@ -78,6 +109,8 @@ public record Config(
                 integer(env, "DB_POOL_SIZE", 10, 1, 1000),
                 stripTrailingSlash(env.getOrDefault("AVATAR_BASE_URL", "https://avatar.example.com")),
                 integer(env, "AVATAR_COUNT", 21, 1, Integer.MAX_VALUE),
+                stockUrl(env.getOrDefault("STOCK_URL", "")),
+                CategoryItems.from(env.getOrDefault("CATEGORY_ITEMS", CategoryItems.SUB_RESOURCE_LOCATOR.setting)),
                 Boolean.parseBoolean(env.getOrDefault("LOG_REQUESTS", "false").trim()));
     }
 
@@ -95,6 +128,28 @@ public record Config(
             // reported below with the accepted range
         }
         throw new ConfigException(name + " must be an integer between " + min + " and " + max + ", got '" + value + "'");
+    }
+
+    /**
+     * {@code STOCK_URL}: an http URL of a host and port, at most a slash after them (the client
+     * adds {@code /stock/{id}}); anything else ends the start, as a malformed DATABASE_URL does.
+     */
+    private static URI stockUrl(String value) {
+        if (value.isBlank()) {
+            return URI.create(DEFAULT_STOCK_URL);
+        }
+        try {
+            URI uri = new URI(value.trim());
+            String path = uri.getRawPath();
+            if ("http".equals(uri.getScheme()) && uri.getHost() != null && uri.getRawUserInfo() == null
+                    && (path == null || path.isEmpty() || path.equals("/"))
+                    && uri.getRawQuery() == null && uri.getRawFragment() == null) {
+                return new URI("http", null, uri.getHost(), uri.getPort(), null, null, null);
+            }
+        } catch (URISyntaxException ignored) {
+            // reported below, like any other value that is not a host and port
+        }
+        throw new ConfigException("STOCK_URL must be an http URL of a host and port (" + DEFAULT_STOCK_URL + "), got '" + value + "'");
     }
 
     private static String decode(String value) {

@@ -1,6 +1,7 @@
 package bench.catalog;
 
 import bench.catalog.data.Database;
+import bench.catalog.data.StockClient;
 import bench.catalog.errors.ProblemErrorPages;
 import bench.catalog.http.CatalogApplication;
 import bench.catalog.http.Json;
@@ -48,11 +49,14 @@ public final class Main {
             return;
         }
 
+        ObjectMapper mapper = Json.newMapper();
+        StockClient stock = new StockClient(config.stockUrl(), mapper);
         HttpServer server;
         try {
-            server = startServer(config, database);
+            server = startServer(config, database, stock, mapper);
         } catch (IOException e) {
             System.err.println(NAME + ": cannot listen on " + config.host() + ":" + config.port() + ": " + e.getMessage());
+            stock.close();
             database.close();
             System.exit(1);
             return;
@@ -63,16 +67,17 @@ public final class Main {
 
         // SIGTERM and SIGINT run the JVM's shutdown hooks: this one stops the server gracefully, and
         // the JVM then exits with 128 + the signal (143 for SIGTERM), as spec/API.md allows.
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> stop(server, database), "graceful-shutdown"));
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> stop(server, stock, database), "graceful-shutdown"));
         // Grizzly's threads are daemons: the main thread keeps the process alive until it is stopped.
         Thread.currentThread().join();
     }
 
     /** Grizzly serving the JAX-RS application, as in Jersey's {@code examples/helloworld}. */
-    public static HttpServer startServer(Config config, Database database) throws IOException {
-        ObjectMapper mapper = Json.newMapper();
+    public static HttpServer startServer(Config config, Database database, StockClient stock, ObjectMapper mapper)
+            throws IOException {
         URI uri = URI.create("http://" + config.host() + ":" + config.port() + "/");
-        HttpServer server = createServer(uri, new CatalogApplication(config, database, mapper), mapper, config.poolSize());
+        HttpServer server = createServer(uri, new CatalogApplication(config, database, stock, mapper), mapper,
+                config.poolSize());
         server.start();
         return server;
     }
@@ -95,8 +100,8 @@ public final class Main {
         return server;
     }
 
-    /** Stop accepting, let in-flight requests finish, then close the pool. */
-    private static void stop(HttpServer server, Database database) {
+    /** Stop accepting, let in-flight requests finish, then close the stock client and the pool. */
+    private static void stop(HttpServer server, StockClient stock, Database database) {
         try {
             server.shutdown(SHUTDOWN_GRACE_SECONDS, TimeUnit.SECONDS).get(SHUTDOWN_GRACE_SECONDS + 1, TimeUnit.SECONDS);
         } catch (InterruptedException e) {
@@ -105,6 +110,7 @@ public final class Main {
             LOG.log(Level.WARNING, "graceful shutdown did not complete", e);
         } finally {
             server.shutdownNow();
+            stock.close();
             database.close();
         }
     }

@@ -2,12 +2,14 @@ package bench.catalog;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import bench.catalog.data.StockClient;
 import bench.catalog.http.CatalogApplication;
 import bench.catalog.http.Json;
 import com.fasterxml.jackson.databind.JsonNode;
 import jakarta.ws.rs.client.Entity;
 import jakarta.ws.rs.core.Application;
 import jakarta.ws.rs.core.Response;
+import java.net.URI;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.atomic.AtomicLong;
@@ -17,6 +19,7 @@ import org.glassfish.jersey.jackson.JacksonFeature;
 import org.glassfish.jersey.test.JerseyTest;
 import org.glassfish.jersey.test.TestProperties;
 import org.glassfish.jersey.test.spi.TestContainerFactory;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.TestInstance;
 
 /** The application on Grizzly as {@link Main} sets it up, through JerseyTest, against the seeded test database. */
@@ -25,10 +28,27 @@ abstract class ApiTest extends JerseyTest {
 
     private static final AtomicLong UNIQUE = new AtomicLong(System.currentTimeMillis());
 
+    private StockClient stock;
+
     @Override
     protected Application configure() {
         forceSet(TestProperties.CONTAINER_PORT, "0");
-        return new CatalogApplication(TestDatabase.config(), TestDatabase.database(), Json.newMapper());
+        stock = new StockClient(stockUrl(), Json.newMapper());
+        return new CatalogApplication(TestDatabase.config(), TestDatabase.database(), stock, Json.newMapper());
+    }
+
+    /**
+     * The upstream of the application's stock client: STOCK_URL's, unless a test fakes one. Called
+     * from JerseyTest's constructor, before the subclass's fields are set.
+     */
+    URI stockUrl() {
+        return TestDatabase.config().stockUrl();
+    }
+
+    /** JerseyTest builds the application once per test class (in its constructor), and the client with it. */
+    @AfterAll
+    void closeStockClient() {
+        stock.close();
     }
 
     @Override

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.net.URI;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -30,6 +31,28 @@ class ConfigTest {
         assertEquals("https://avatar.example.com", config.avatarBaseUrl());
         assertEquals(21, config.avatarCount());
         assertEquals(false, config.logRequests());
+        assertEquals(URI.create("http://127.0.0.1:8099"), config.stockUrl());
+        assertEquals(Config.CategoryItems.SUB_RESOURCE_LOCATOR, config.categoryItems());
+    }
+
+    @Test
+    void stockUrlIsAHostAndPortWithAtMostATrailingSlash() {
+        Config config = Config.from(Map.of("DATABASE_URL", "postgres://h/db", "STOCK_URL", "http://stock.internal:9000/"));
+        assertEquals(URI.create("http://stock.internal:9000"), config.stockUrl());
+        for (String invalid : new String[] {"127.0.0.1:8099", "https://h:1", "http://h:1/stock", "http:///", "http://u@h:1",
+                "http://h:1?q=1", "not a url"}) {
+            var error = assertThrows(Config.ConfigException.class,
+                    () -> Config.from(Map.of("DATABASE_URL", "postgres://h/db", "STOCK_URL", invalid)), invalid);
+            assertTrue(error.getMessage().contains("STOCK_URL"), error.getMessage());
+        }
+    }
+
+    @Test
+    void categoryItemsChoosesTheRouting() {
+        assertEquals(Config.CategoryItems.RESOURCE_METHOD,
+                Config.from(Map.of("DATABASE_URL", "postgres://h/db", "CATEGORY_ITEMS", "resource-method")).categoryItems());
+        assertThrows(Config.ConfigException.class,
+                () -> Config.from(Map.of("DATABASE_URL", "postgres://h/db", "CATEGORY_ITEMS", "method")));
     }
 
     @Test

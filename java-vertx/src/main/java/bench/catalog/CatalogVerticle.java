@@ -2,6 +2,7 @@ package bench.catalog;
 
 import bench.catalog.data.CategoryRepository;
 import bench.catalog.data.ItemRepository;
+import bench.catalog.data.StockClient;
 import bench.catalog.http.Api;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
@@ -14,7 +15,7 @@ import io.vertx.sqlclient.PoolOptions;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 
-/** The HTTP server and its database pool, one verticle per event loop. */
+/** The HTTP server, its database pool and the stock client, one verticle per event loop. */
 public final class CatalogVerticle extends VerticleBase {
 
     /** How long requests in flight may take to finish after SIGTERM (spec/API.md allows 10 s in all). */
@@ -38,6 +39,7 @@ public final class CatalogVerticle extends VerticleBase {
 
     private final Config config;
     private Pool pool;
+    private StockClient stock;
     private HttpServer server;
 
     public CatalogVerticle(Config config) {
@@ -59,7 +61,9 @@ public final class CatalogVerticle extends VerticleBase {
                 .using(vertx)
                 .build();
 
-        Api api = new Api(vertx, new CategoryRepository(pool), new ItemRepository(pool), pool, config);
+        stock = StockClient.create(vertx, config.stockUrl());
+
+        Api api = new Api(vertx, new CategoryRepository(pool), new ItemRepository(pool), stock, pool, config);
         return pool.query("SELECT 1").execute()
                 .recover(failure -> Future.failedFuture(new IllegalStateException(
                         "the database at " + config.database().getHost() + ":" + config.database().getPort()
@@ -76,6 +80,9 @@ public final class CatalogVerticle extends VerticleBase {
         Future<Void> drained = server == null
                 ? Future.succeededFuture()
                 : server.shutdown(SHUTDOWN_GRACE.toSeconds(), TimeUnit.SECONDS);
-        return drained.eventually(() -> pool.close());
+        return drained.eventually(() -> {
+            stock.close();
+            return pool.close();
+        });
     }
 }

@@ -64,6 +64,7 @@ class CatalogVerticleTest {
     };
 
     private static Vertx vertx;
+    private static FakeStock upstream;
     private static WebClient client;
 
     @BeforeAll
@@ -78,12 +79,14 @@ class CatalogVerticleTest {
         try (ServerSocket free = new ServerSocket(0)) {
             port = free.getLocalPort();
         }
+        upstream = FakeStock.start(vertx);
         Config config = Config.fromEnvironment(Map.of(
                 "DATABASE_URL", System.getenv("DATABASE_URL"),
                 "PORT", String.valueOf(port),
                 "DB_POOL_SIZE", "2",
                 "AVATAR_BASE_URL", "http://pictures.test",
-                "AVATAR_COUNT", "3"));
+                "AVATAR_COUNT", "3",
+                "STOCK_URL", upstream.url().toString()));
         client = WebClient.create(vertx, new WebClientOptions()
                 .setDefaultHost("127.0.0.1")
                 .setDefaultPort(port)
@@ -230,6 +233,51 @@ class CatalogVerticleTest {
 
         assertEquals(200, response.statusCode());
         assertEquals(new JsonObject().put("status", "UP"), response.bodyAsJsonObject());
+    }
+
+    @Test
+    void theStockIsTheUpstreamsQuantityForTheIdAskedFor() {
+        long id = upstream.newId();
+        upstream.script(id, FakeStock.json(200, "{\"itemId\":7,\"quantity\":345,\"warehouse\":\"test\"}"));
+        HttpResponse<Buffer> response = send(HttpMethod.GET, "/items/%2B00" + id + "/stock", null, null);
+
+        assertEquals(200, response.statusCode());
+        assertEquals("application/json", response.getHeader("Content-Type"));
+        assertEquals("{\"itemId\":" + id + ",\"quantity\":345}", response.bodyAsString());
+        assertEquals(List.of("/stock/" + id), upstream.asked(id).stream().map(FakeStock.Asked::path).toList());
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"abc", "1.5", "99999999999999999999", "%20", "+"})
+    void aStockIdThatIsNotAnIntegerIs400AndTheUpstreamIsNotAsked(String id) {
+        int before = upstream.askedInAll();
+        assertProblem(send(HttpMethod.GET, "/items/" + id + "/stock", null, null), 400, "Bad Request");
+        assertEquals(before, upstream.askedInAll());
+    }
+
+    @Test
+    void theUpstreamsAnswersBecomeProblems() {
+        long missing = upstream.newId();
+        assertProblem(send(HttpMethod.GET, "/items/" + missing + "/stock", null, null), 404, "Not Found");
+
+        long failing = upstream.newId();
+        upstream.script(failing, FakeStock.json(500, "{}"));
+        assertProblem(send(HttpMethod.GET, "/items/" + failing + "/stock", null, null), 502, "Bad Gateway");
+
+        long hanging = upstream.newId();
+        upstream.script(hanging, FakeStock.hang());
+        assertProblem(send(HttpMethod.GET, "/items/" + hanging + "/stock", null, null), 504, "Gateway Timeout");
+    }
+
+    @Test
+    void otherMethodsOnTheStockAre405WithAllow() {
+        long id = upstream.newId();
+        HttpResponse<Buffer> response = send(HttpMethod.POST, "/items/" + id + "/stock", "application/json",
+                Buffer.buffer("{}"));
+
+        assertProblem(response, 405, "Method Not Allowed");
+        assertEquals("GET", response.getHeader("Allow"));
+        assertEquals(List.of(), upstream.asked(id));
     }
 
     private static HttpResponse<Buffer> send(HttpMethod method, String target, String contentType, Buffer body) {

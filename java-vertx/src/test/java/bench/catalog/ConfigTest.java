@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.net.URI;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -24,7 +25,22 @@ class ConfigTest {
         assertEquals(10, config.poolSize());
         assertEquals("https://avatar.example.com", config.avatarBaseUrl());
         assertEquals(21, config.avatarCount());
+        assertEquals(URI.create("http://127.0.0.1:8099"), config.stockUrl());
         assertFalse(config.logRequests());
+    }
+
+    @Test
+    void theStockUrlIsAHostAndPortWithAtMostATrailingSlash() {
+        assertEquals(URI.create("http://stock.internal:9000"), Config.fromEnvironment(
+                Map.of("DATABASE_URL", "postgres://u:p@h:5432/d", "STOCK_URL", "http://stock.internal:9000/")).stockUrl());
+        assertEquals(URI.create("http://stock.internal:80"), Config.fromEnvironment(
+                Map.of("DATABASE_URL", "postgres://u:p@h:5432/d", "STOCK_URL", "http://stock.internal")).stockUrl());
+        for (String invalid : new String[] {"127.0.0.1:8099", "https://h:1", "http://h:1/stock", "http:///", "http://u@h:1",
+                "http://h:1?q=1", "not a url"}) {
+            var error = assertThrows(IllegalArgumentException.class, () -> Config.fromEnvironment(
+                    Map.of("DATABASE_URL", "postgres://u:p@h:5432/d", "STOCK_URL", invalid)), invalid);
+            assertTrue(error.getMessage().contains("STOCK_URL"), error.getMessage());
+        }
     }
 
     @Test

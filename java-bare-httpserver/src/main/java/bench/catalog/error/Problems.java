@@ -26,6 +26,18 @@ public final class Problems {
                 case UNKNOWN_CATEGORY -> problem(422, e.getMessage(),
                         List.of(new FieldError("categoryId", e.getMessage())), null);
             };
+            // The upstream's failures are its own, not this server's: one line each, no stack trace.
+            case UpstreamException e -> switch (e.kind()) {
+                case NO_RECORD -> problem(404, e.getMessage());
+                case BAD_ANSWER -> {
+                    LOG.log(System.Logger.Level.WARNING, "stock upstream failed: " + e.getMessage());
+                    yield problem(502, "the stock service gave no usable answer");
+                }
+                case TIMEOUT -> {
+                    LOG.log(System.Logger.Level.WARNING, "stock upstream timed out: " + e.getMessage());
+                    yield problem(504, "the stock service did not answer in time");
+                }
+            };
             default -> {
                 if (DatabaseFailures.isUnavailable(failure)) {
                     yield problem(503, "the database is unavailable, try again later");
@@ -54,7 +66,9 @@ public final class Problems {
             case 413 -> "Content Too Large";
             case 415 -> "Unsupported Media Type";
             case 422 -> "Unprocessable Content";
+            case 502 -> "Bad Gateway";
             case 503 -> "Service Unavailable";
+            case 504 -> "Gateway Timeout";
             default -> "Internal Server Error";
         };
     }

@@ -38,9 +38,20 @@ class ProblemsTest {
     @CsvSource({
             "400, Bad Request", "404, Not Found", "405, Method Not Allowed", "409, Conflict",
             "413, Content Too Large", "415, Unsupported Media Type", "422, Unprocessable Content",
-            "500, Internal Server Error", "503, Service Unavailable"})
+            "500, Internal Server Error", "502, Bad Gateway", "503, Service Unavailable", "504, Gateway Timeout"})
     void titlesAreTheReasonPhrasesOfRfc9110(int status, String title) {
         assertEquals(title, Problems.title(status));
+    }
+
+    @Test
+    void mapsTheStockUpstreamsAnswers() {
+        var noRecord = Problems.from(new UpstreamException(UpstreamException.Kind.NO_RECORD, "no stock record for item 5", null));
+        assertEquals(404, noRecord.status());
+        assertEquals("no stock record for item 5", noRecord.detail());
+        var failed = Problems.from(new UpstreamException(UpstreamException.Kind.BAD_ANSWER, "status 500", null));
+        assertEquals(502, failed.status());
+        assertFalse(failed.detail().contains("500"), "what the upstream did is logged, not shown");
+        assertEquals(504, Problems.from(new UpstreamException(UpstreamException.Kind.TIMEOUT, "timed out", null)).status());
     }
 
     @Test

@@ -5,7 +5,10 @@ import bench.catalog.data.DatabaseErrors;
 import bench.catalog.data.DomainException;
 import bench.catalog.data.DuplicateKeyException;
 import bench.catalog.data.RecordNotFoundException;
+import bench.catalog.data.StockNotFoundException;
 import bench.catalog.data.UnknownCategoryException;
+import bench.catalog.data.UpstreamFailedException;
+import bench.catalog.data.UpstreamTimeoutException;
 import com.fasterxml.jackson.core.JacksonException;
 import jakarta.persistence.PersistenceException;
 import jakarta.validation.ConstraintViolation;
@@ -44,16 +47,29 @@ public final class ExceptionMappers {
     private ExceptionMappers() {
     }
 
-    /** What the data layer refused or did not find; its message is written for the client. */
+    /**
+     * What the data layer refused or did not find, or what the stock upstream did; its message is
+     * written for the client. The upstream's failures are its own, not this server's: one line
+     * each in the log, no stack trace, no 500.
+     */
     public static final class DomainErrors implements ExceptionMapper<DomainException> {
         @Override
         public Response toResponse(DomainException e) {
             Problem problem = switch (e) {
-                case RecordNotFoundException _ -> Problem.of(404, e.getMessage());
+                case RecordNotFoundException _, StockNotFoundException _ -> Problem.of(404, e.getMessage());
                 case DuplicateKeyException _, CategoryInUseException _ -> Problem.of(409, e.getMessage());
                 // An unknown category is an invalid categoryId of the item body.
                 case UnknownCategoryException _ ->
                         Problem.invalid(e.getMessage(), List.of(new FieldError("categoryId", e.getMessage())));
+                case UpstreamFailedException failed -> {
+                    LOG.warning(() -> "stock upstream failed: " + failed.reason()
+                            + (failed.getCause() == null ? "" : " (" + rootCause(failed) + ")"));
+                    yield Problem.of(502, e.getMessage());
+                }
+                case UpstreamTimeoutException _ -> {
+                    LOG.warning(() -> "stock upstream timed out: " + rootCause(e));
+                    yield Problem.of(504, e.getMessage());
+                }
             };
             return problem.toResponse();
         }

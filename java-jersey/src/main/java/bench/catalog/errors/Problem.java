@@ -24,7 +24,9 @@ public record Problem(String type, String title, int status, String detail,
             Map.entry(415, "Unsupported Media Type"),
             Map.entry(422, "Unprocessable Content"),
             Map.entry(500, "Internal Server Error"),
-            Map.entry(503, "Service Unavailable"));
+            Map.entry(502, "Bad Gateway"),
+            Map.entry(503, "Service Unavailable"),
+            Map.entry(504, "Gateway Timeout"));
 
     public static Problem of(int status, String detail) {
         return new Problem("about:blank", title(status), status, detail, null);

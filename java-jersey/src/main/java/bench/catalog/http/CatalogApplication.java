@@ -4,6 +4,7 @@ import bench.catalog.Config;
 import bench.catalog.data.CategoryRepository;
 import bench.catalog.data.Database;
 import bench.catalog.data.ItemRepository;
+import bench.catalog.data.StockClient;
 import bench.catalog.errors.ExceptionMappers;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import jakarta.inject.Singleton;
@@ -14,10 +15,13 @@ import org.glassfish.jersey.server.ResourceConfig;
 import org.glassfish.jersey.server.ServerProperties;
 import org.glassfish.jersey.server.validation.ValidationFeature;
 
-/** The JAX-RS application: resources built with their repositories, the JSON set-up and binding, the error mappers. */
+/**
+ * The JAX-RS application: resources built with their repositories and the stock client, the JSON
+ * set-up and binding, the error mappers.
+ */
 public final class CatalogApplication extends ResourceConfig {
 
-    public CatalogApplication(Config config, Database database, ObjectMapper mapper) {
+    public CatalogApplication(Config config, Database database, StockClient stock, ObjectMapper mapper) {
         CategoryRepository categories = new CategoryRepository(database.entityManagerFactory());
         ItemRepository items = new ItemRepository(database.entityManagerFactory());
         register(new AbstractBinder() {
@@ -27,12 +31,19 @@ public final class CatalogApplication extends ResourceConfig {
                 bind(database).to(Database.class);
                 bind(categories).to(CategoryRepository.class);
                 bind(items).to(ItemRepository.class);
+                bind(stock).to(StockClient.class);
                 bindAsContract(RequestBodies.class).in(Singleton.class);
             }
         });
 
         register(CategoryResource.class);
+        // The one knob of the variant resource-method: which class serves /categories/{id}/items.
+        register(switch (config.categoryItems()) {
+            case SUB_RESOURCE_LOCATOR -> CategoryItemsLocator.class;
+            case RESOURCE_METHOD -> CategoryItemsMethod.class;
+        });
         register(ItemResource.class);
+        register(StockResource.class);
         register(AvatarResource.class);
         register(HealthResource.class);
 

@@ -9,7 +9,10 @@ import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
 
-/** {@code /categories/{id}/items}, reached through {@link CategoryResource#items()}. */
+/**
+ * {@code /categories/{id}/items}: the sub-resource of {@link CategoryItemsLocator}, and the listing
+ * {@link CategoryItemsMethod} calls.
+ */
 @Produces(MediaType.APPLICATION_JSON)
 public final class CategoryItemsResource {
 

@@ -1,7 +1,6 @@
 package bench.catalog.http;
 
 import bench.catalog.data.CategoryRepository;
-import bench.catalog.data.ItemRepository;
 import bench.catalog.data.RecordNotFoundException;
 import com.fasterxml.jackson.databind.JsonNode;
 import jakarta.inject.Inject;
@@ -19,6 +18,10 @@ import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import java.net.URI;
 
+/**
+ * {@code /categories} and {@code /categories/{id}}. {@code /categories/{id}/items} is served by
+ * {@link CategoryItemsLocator} or {@link CategoryItemsMethod}, as {@code CATEGORY_ITEMS} chooses.
+ */
 @Path("/categories")
 @Produces(MediaType.APPLICATION_JSON)
 @Singleton
@@ -26,13 +29,11 @@ public final class CategoryResource {
 
     private final CategoryRepository categories;
     private final RequestBodies bodies;
-    private final CategoryItemsResource categoryItems;
 
     @Inject
-    public CategoryResource(CategoryRepository categories, ItemRepository items, RequestBodies bodies) {
+    public CategoryResource(CategoryRepository categories, RequestBodies bodies) {
         this.categories = categories;
         this.bodies = bodies;
-        this.categoryItems = new CategoryItemsResource(items);
     }
 
     @GET
@@ -65,15 +66,5 @@ public final class CategoryResource {
     @Path("{id}")
     public void delete(@PathParam("id") long id) {
         categories.delete(id);
-    }
-
-    /**
-     * Sub-resource locator for {@code /categories/{id}/items}. It takes no parameter: a locator
-     * runs before the HTTP method is matched, and a wrong method must answer 405 even when the id
-     * is malformed, so the sub-resource's GET binds the id.
-     */
-    @Path("{id}/items")
-    public CategoryItemsResource items() {
-        return categoryItems;
     }
 }

@@ -6,11 +6,16 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import bench.catalog.data.CategoryInUseException;
 import bench.catalog.data.DuplicateKeyException;
 import bench.catalog.data.RecordNotFoundException;
+import bench.catalog.data.StockNotFoundException;
 import bench.catalog.data.UnknownCategoryException;
+import bench.catalog.data.UpstreamFailedException;
+import bench.catalog.data.UpstreamTimeoutException;
 import com.fasterxml.jackson.core.JsonParseException;
 import jakarta.persistence.PersistenceException;
 import jakarta.validation.ConstraintDeclarationException;
 import jakarta.ws.rs.core.Response;
+import java.net.ConnectException;
+import java.net.SocketTimeoutException;
 import java.sql.SQLException;
 import java.util.List;
 import org.glassfish.jersey.server.ParamException;
@@ -50,6 +55,24 @@ class ExceptionMappersTest {
         assertEquals(422, unknown.status());
         assertEquals("Unprocessable Content", unknown.title());
         assertEquals(List.of(new FieldError("categoryId", "category 5 does not exist")), unknown.errors());
+    }
+
+    @Test
+    void stockUpstreamErrors() {
+        Problem noRecord = problem(new ExceptionMappers.DomainErrors().toResponse(new StockNotFoundException(5)));
+        assertEquals(404, noRecord.status());
+        assertEquals("no stock record for item 5", noRecord.detail());
+
+        Problem failed = problem(new ExceptionMappers.DomainErrors().toResponse(
+                new UpstreamFailedException("no answer", new ConnectException("Connection refused"))));
+        assertEquals(502, failed.status());
+        assertEquals("Bad Gateway", failed.title());
+        assertEquals(false, failed.detail().contains("refused"));
+
+        Problem timeout = problem(new ExceptionMappers.DomainErrors().toResponse(
+                new UpstreamTimeoutException(new SocketTimeoutException("Read timed out"))));
+        assertEquals(504, timeout.status());
+        assertEquals("Gateway Timeout", timeout.title());
     }
 
     @Test

@@ -3,6 +3,7 @@ package bench.catalog.http;
 import bench.catalog.Config;
 import bench.catalog.data.CategoryRepository;
 import bench.catalog.data.ItemRepository;
+import bench.catalog.data.StockClient;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpMethod;
@@ -28,11 +29,12 @@ public final class Api {
 
     private final Router router;
 
-    public Api(Vertx vertx, CategoryRepository categories, ItemRepository items, Pool pool,
+    public Api(Vertx vertx, CategoryRepository categories, ItemRepository items, StockClient stock, Pool pool,
             Config config) {
         JsonSupport.configure();
         CategoryHandlers categoryHandlers = new CategoryHandlers(categories);
         ItemHandlers itemHandlers = new ItemHandlers(items);
+        StockHandlers stockHandlers = new StockHandlers(stock);
         SystemHandlers system = new SystemHandlers(pool, config.avatarBaseUrl(), config.avatarCount());
         // Only JSON reaches it (requireJson runs first), so it never parses a form or keeps an upload.
         BodyHandler body = BodyHandler.create(false).setBodyLimit(BODY_LIMIT);
@@ -67,6 +69,9 @@ public final class Api {
         router.put("/items/:id").handler(body).handler(itemHandlers::replace);
         router.delete("/items/:id").handler(Params::parseId).handler(itemHandlers::delete);
         allow("/items/:id", HttpMethod.GET, HttpMethod.PUT, HttpMethod.DELETE);
+
+        router.get("/items/:id/stock").handler(Params::parseId).handler(stockHandlers::get);
+        allow("/items/:id/stock", HttpMethod.GET);
 
         router.get("/avatar").handler(system::avatar);
         allow("/avatar", HttpMethod.GET);

@@ -5,7 +5,10 @@ import bench.catalog.data.CodeTakenException;
 import bench.catalog.data.DatabaseUnavailableException;
 import bench.catalog.data.RecordNotFoundException;
 import bench.catalog.data.SkuTakenException;
+import bench.catalog.data.StockNotFoundException;
 import bench.catalog.data.UnknownCategoryException;
+import bench.catalog.data.UpstreamFailedException;
+import bench.catalog.data.UpstreamTimeoutException;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.vertx.core.Handler;
 import io.vertx.core.http.HttpHeaders;
@@ -56,6 +59,16 @@ final class Problems {
             case UnknownCategoryException e ->
                     invalid(ctx, List.of(new InvalidFieldsException.FieldError("categoryId", e.getMessage())));
             case DatabaseUnavailableException e -> send(ctx, 503, "the database is unavailable; try again later");
+            case StockNotFoundException e -> send(ctx, 404, e.getMessage());
+            // The upstream's failures are its own, not this server's: one line each, no stack trace.
+            case UpstreamFailedException e -> {
+                LOG.warning(() -> "stock upstream failed: " + e.getMessage());
+                send(ctx, 502, "the stock service gave no usable answer");
+            }
+            case UpstreamTimeoutException e -> {
+                LOG.warning(() -> "stock upstream timed out: " + e.getMessage());
+                send(ctx, 504, "the stock service did not answer in time");
+            }
             case HttpException e when e.getStatusCode() < 500 -> byStatus(ctx, e.getStatusCode());
             case null, default -> {
                 if (status >= 400 && status < 500) {
@@ -122,7 +135,9 @@ final class Problems {
             case 415 -> "Unsupported Media Type";
             case 422 -> "Unprocessable Content";
             case 500 -> "Internal Server Error";
+            case 502 -> "Bad Gateway";
             case 503 -> "Service Unavailable";
+            case 504 -> "Gateway Timeout";
             default -> HttpResponseStatus.valueOf(status).reasonPhrase();
         };
     }
