@@ -10,6 +10,9 @@
 #   java-bare-httpserver/measurements/conformance-at-heap.sh java-bare-httpserver/target/java-bare-httpserver.jar 8m
 #   java-bare-httpserver/measurements/conformance-at-heap.sh java-bare-httpserver/target/java-bare-httpserver.jar 8m -XX:-UseSerialGC -XX:+UseG1GC
 #
+# CASES, when set, is a pytest -k expression that runs only those cases on the fresh JVM: CASES=burst
+# runs the burst of 200 stock calls alone, with nothing before it to have grown the heap.
+#
 # Run from the repository root, with BENCH_HOME and BENCH_PG_PORT set as for ./bench.
 set -euo pipefail
 jar=$(realpath "${1:?usage: conformance-at-heap.sh JAR XMX [JVM-FLAG...]}")
@@ -37,7 +40,7 @@ until curl -sf -o /dev/null "http://127.0.0.1:$port/health"; do
 done
 BASE_URL=http://127.0.0.1:$port CONFORMANCE_STRICT=1 CONFORMANCE_UPSTREAM_PORT=$upstream_port \
   BENCH_DB_STOP=$db_stop BENCH_DB_START=$db_start \
-  "$python" -m pytest spec/conformance -q -p no:cacheprovider > "$log.pytest" 2>&1 || true
+  "$python" -m pytest spec/conformance -q -p no:cacheprovider ${CASES:+-k "$CASES"} > "$log.pytest" 2>&1 || true
 eval "$db_start" > /dev/null 2>&1 || true  # the resilience cases stop it; leave it running
 if kill -0 $pid 2>/dev/null; then
   state="server alive, VmHWM $(awk '/VmHWM/ {print $2}' /proc/$pid/status) KiB"
