@@ -90,6 +90,7 @@ def conformance_passes(monkeypatch):
         report.parent.mkdir(parents=True, exist_ok=True)
         report.write_text('<testsuite tests="7" failures="0" errors="0" skipped="0"></testsuite>')
         seen["env"] = env
+        seen["command"] = command
         return 0
 
     monkeypatch.setattr(procs, "run", fake_run)
@@ -113,6 +114,18 @@ def test_a_stack_goes_through_build_up_conformance_k6_and_down(home, go_gin, con
     assert outcome.conformance is not None and outcome.conformance.summary == "conformance: 7 passed, 0 failed"
     assert outcome.smoke is not None and "812 req/s" in outcome.smoke.summary
     assert outcome.passed == 8 and outcome.failed == 0
+
+
+def test_bench_docker_runs_the_whole_suite_and_bench_test_leaves_out_only_the_code_alone(
+    home, go_gin, conformance_passes
+):
+    cycle.run_stack(FakeEngine(k6_line=K6_OK), go_gin, on_progress=lambda text: None)
+    assert not [word for word in conformance_passes["command"] if word.startswith("--ignore")]
+    outcome = cycle.run_stack(FakeEngine(k6_line=K6_OK), go_gin, on_progress=lambda text: None, whole_suite=False)
+    ignored = [Path(w.split("=", 1)[1]) for w in conformance_passes["command"] if w.startswith("--ignore=")]
+    assert sorted(p.name for p in ignored) == sorted(cycle.CODE_ONLY_MODULES)
+    assert all(p.is_file() for p in ignored), "a module left out must exist, or nothing is left out"
+    assert outcome.conformance is not None and "without the parameter cases" in outcome.conformance.summary
 
 
 def test_the_conformance_suite_gets_the_published_port_and_the_database_controls(home, go_gin, conformance_passes):

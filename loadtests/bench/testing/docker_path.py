@@ -28,15 +28,19 @@ def run_docker_checks(stacks: list[str] | None = None) -> StackResult:
 
 
 def run_docker_path(selected: list[Stack]) -> list[StackResult]:
-    """`./bench docker` for `selected`, one result row per stack; when this machine cannot run it
-    (not root on Debian, no daemon), one failed-free row that says so, loudly."""
+    """`./bench docker` for `selected`, one result row per stack, without the conformance cases
+    that the stack has just passed natively and that test its code alone (cycle.CODE_ONLY_MODULES);
+    when this machine cannot run it (not root on Debian, no daemon), one failed-free row that says
+    so, loudly."""
     reason = session.available()
     if reason is not None:
         console.print(f"[bold yellow]docker path: SKIPPED, ./bench docker {reason}[/]")
         return [StackResult("docker path", {"docker": Step(True, f"skipped: {reason}")})]
     with console.status("docker") as status:
         try:
-            report = session.run(selected, on_progress=lambda text: status.update(f"[bold]docker[/]: {text}"))
+            report = session.run(
+                selected, on_progress=lambda text: status.update(f"[bold]docker[/]: {text}"), whole_suite=False
+            )
         except BenchError as error:
             console.print(f"[red]{error}[/]")
             return [StackResult("docker path", {"docker": Step(False, str(error).splitlines()[0])}, failed=1)]
