@@ -138,6 +138,14 @@ def test_the_conformance_suite_gets_the_published_port_and_the_database_controls
     assert f"--project-name {cycle.PROJECT}" in env["BENCH_DB_STOP"]
 
 
+def test_the_resilience_cases_reach_the_daemon_this_run_uses(home, go_gin, conformance_passes, monkeypatch):
+    monkeypatch.setenv("DOCKER_HOST", "unix:///run/user/1000/docker.sock")
+    monkeypatch.delenv("DOCKER_CONTEXT", raising=False)
+    cycle.run_stack(FakeEngine(k6_line=K6_OK), go_gin, on_progress=lambda text: None)
+    assert conformance_passes["env"]["DOCKER_HOST"] == "unix:///run/user/1000/docker.sock"
+    assert "DOCKER_CONTEXT" not in conformance_passes["env"]
+
+
 def test_the_stack_asks_the_suites_fake_upstream_on_the_host(home, go_gin, conformance_passes):
     fake = FakeEngine(k6_line=K6_OK)
     cycle.run_stack(fake, go_gin, on_progress=lambda text: None)

@@ -31,6 +31,8 @@ K6_TIMEOUT_S = 300.0
 # The conformance suite fakes the stock upstream in its own process on this machine
 # (spec/conformance/stock_upstream.py); the container reaches it by this name, the host's gateway.
 HOST_GATEWAY = "host.docker.internal"
+# What the docker CLI reads to find its daemon and its configuration.
+DOCKER_CLIENT_VARIABLES = ("DOCKER_HOST", "DOCKER_CONTEXT", "DOCKER_CONFIG", "DOCKER_CERT_PATH", "DOCKER_TLS_VERIFY")
 # What `./bench test` leaves out of the Docker path's conformance run: the cases of how path and
 # query parameters are parsed, a third of the suite and of its time there, which test the code
 # alone; that code has just passed them natively, built from the same sources. Everything that
@@ -143,8 +145,9 @@ def conformance(
         # Every address of this machine, the containers' gateway among them.
         testing.UPSTREAM_HOST_VARIABLE: "0.0.0.0",
     }
-    if "DOCKER_CONFIG" in os.environ:
-        env["DOCKER_CONFIG"] = os.environ["DOCKER_CONFIG"]
+    # The resilience cases' docker commands must reach the daemon this run uses: one that
+    # DOCKER_HOST or a context names (rootless Docker, a second daemon) is not the default socket.
+    env.update({name: os.environ[name] for name in DOCKER_CLIENT_VARIABLES if name in os.environ})
     left_out = () if whole_suite else tuple(f"--ignore={suite / module}" for module in CODE_ONLY_MODULES)
     command = testing.pytest_command(str(suite), report, *left_out)
     code = procs.run(command, cwd=paths.ROOT, env=env, log=log, timeout_s=900)
