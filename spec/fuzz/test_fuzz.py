@@ -15,7 +15,7 @@ import schemathesis
 from hypothesis import settings
 from schemathesis.core.failures import Failure
 
-from harness import BUDGET, SETTINGS, past_longest_target
+from harness import BUDGET, SETTINGS, fuzzer_only_path, past_longest_target
 
 schema = schemathesis.openapi.from_path(SETTINGS.spec, config=SETTINGS.config())
 
@@ -27,9 +27,11 @@ def filter_failure(
     case: schemathesis.Case[Any],
     response: schemathesis.Response,
 ) -> bool:
-    """Keeps every failure but those of a framework's 4xx to a request target past the longest
-    one the contract asks a stack to serve: its status and shape are the framework's own."""
-    return not (400 <= response.status_code < 500 and past_longest_target(case))
+    """Keeps every failure but those of a framework's 4xx to an input only a fuzzer sends (a
+    request target past the longest one the contract asks a stack to serve, a path with an
+    encoded slash, backslash or NUL): its status and shape are the framework's own."""
+    fuzzer_only = past_longest_target(case) or fuzzer_only_path(case)
+    return not (400 <= response.status_code < 500 and fuzzer_only)
 
 
 @schema.parametrize()
