@@ -88,10 +88,15 @@ class Settings:
 LONGEST_TARGET_SERVED = 8000
 
 
-def past_longest_target(case: schemathesis.Case[Any]) -> bool:
+def request_target(case: schemathesis.Case[Any]) -> str:
+    """The path and query `case` sends, percent-encoded as on the wire."""
     sent = case.as_transport_kwargs(base_url=SETTINGS.base_url)
-    target = requests.Request(sent["method"], sent["url"], params=sent.get("params")).prepare().path_url
-    return len(target) > LONGEST_TARGET_SERVED
+    target: str = requests.Request(sent["method"], sent["url"], params=sent.get("params")).prepare().path_url
+    return target
+
+
+def past_longest_target(case: schemathesis.Case[Any]) -> bool:
+    return len(request_target(case)) > LONGEST_TARGET_SERVED
 
 
 # Encoded in a path, these are inputs only a fuzzer sends (spec/API.md): no id holds one, and a
@@ -100,8 +105,7 @@ FUZZER_ONLY_PATH_ESCAPES = re.compile(r"%(2F|5C|00)", re.IGNORECASE)
 
 
 def fuzzer_only_path(case: schemathesis.Case[Any]) -> bool:
-    sent = case.as_transport_kwargs(base_url=SETTINGS.base_url)
-    path = requests.Request(sent["method"], sent["url"]).prepare().path_url.split("?", 1)[0]
+    path = request_target(case).split("?", 1)[0]
     return FUZZER_ONLY_PATH_ESCAPES.search(path) is not None
 
 

@@ -38,7 +38,7 @@ DOCKER_CLIENT_VARIABLES = ("DOCKER_HOST", "DOCKER_CONTEXT", "DOCKER_CONFIG", "DO
 # alone; that code has just passed them natively, built from the same sources. Everything that
 # touches the image and its wiring stays: bodies up to 1 MiB under the container's memory cap, the
 # database and the stock upstream across the compose network, PostgreSQL's restart, concurrency.
-CODE_ONLY_MODULES = ("test_params.py", "test_hal_params.py")
+CODE_ONLY_MODULES = ("test_params.py", "test_hal_params.py", "test_fuzzer_paths.py")
 _K6_LINE = re.compile(rf"{SMOKE_SCENARIO} @ \d+ VUs: (\d+) req/s, p99 ([\d.]+|-) ms, (\d+) unexpected statuses")
 
 
