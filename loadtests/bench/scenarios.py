@@ -56,7 +56,7 @@ class OpenTiming:
 # profile's 3 s probes cut its ladders from about 11 full steps a scenario to about 8 probes and 2
 # full steps). Smoke only checks that the runner works.
 OPEN_TIMING = {
-    "smoke": OpenTiming(step_s=3, step_requests=0, probe_s=2, window_s=2, cap_s=20, replication_stage_s=3),
+    "smoke": OpenTiming(step_s=3, step_requests=0, probe_s=2, window_s=1, cap_s=20, replication_stage_s=3),
     "quick": OpenTiming(step_s=10, step_requests=2_000, probe_s=3, window_s=3, cap_s=60, replication_stage_s=3),
     "full": OpenTiming(step_s=60, step_requests=2_000, probe_s=10, window_s=5, cap_s=600, replication_stage_s=600),
 }

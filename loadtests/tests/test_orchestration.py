@@ -2,7 +2,6 @@
 that write the summaries the real ones write, and a fake cgroup v1 tree whose counters the
 fakes charge. PostgreSQL is real (the lost-write check and the SQL counts need it)."""
 
-import dataclasses
 import json
 import os
 import shutil
@@ -51,8 +50,6 @@ def release_like_the_kernel(group: cgroups.Group) -> None:
 @pytest.fixture
 def setting(tmp_path, monkeypatch):
     monkeypatch.setattr(paths, "LOGS", tmp_path / "logs")
-    # The live warm-up windows pass in real time: a second each, not the smoke profile's two.
-    monkeypatch.setitem(OPEN_TIMING, "smoke", dataclasses.replace(OPEN_TIMING["smoke"], window_s=1))
     root = fake_cgroup_v1(tmp_path / "cgroup")
     monkeypatch.setenv("FAKE_CGROUP_ROOT", str(root))
     monkeypatch.setattr(cgroups.Group, "release", release_like_the_kernel)

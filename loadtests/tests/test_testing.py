@@ -7,8 +7,8 @@ from types import SimpleNamespace
 
 import pytest
 
-from bench import fuzz, manifest, paths, postgres, procs, stacks, testing, upstream
-from bench.testing import fuzzing, pipeline
+from bench import fuzz, manifest, paths, postgres, procs, scenarios, stacks, testing, upstream
+from bench.testing import fuzzing, pipeline, smoke
 
 
 @pytest.fixture(autouse=True)
@@ -245,3 +245,18 @@ def test_a_stack_under_fuzzing_asks_the_stock_service_without_its_delay(monkeypa
     [kwargs] = started
     assert stock_services == [{"delay_ms": "0"}]
     assert str(kwargs["stock_url"]).startswith("http://127.0.0.1:")
+
+
+def test_the_smoke_climbs_the_first_rungs_of_every_scenario() -> None:
+    cut = {s.name: s for s in smoke.smoke_scenarios()}
+    assert cut.keys() == scenarios.SCENARIOS.keys()
+    for name, whole in scenarios.SCENARIOS.items():
+        assert cut[name].rates == whole.rates[: smoke.SMOKE_RUNGS]
+        assert alike_but_rates(cut[name], whole)
+
+
+def alike_but_rates(cut: scenarios.Scenario, whole: scenarios.Scenario) -> bool:
+    """Everything but the rates is the scenario's own: the script, the objective, the warm rate."""
+    return {k: v for k, v in vars(cut).items() if k != "rates"} == {
+        k: v for k, v in vars(whole).items() if k != "rates"
+    }

@@ -18,7 +18,7 @@ from bench.lock import Lock
     "smoke",
     flag_value=False,
     default=True,
-    help="Skip the smoke benchmark of go-gin (every scenario, a few seconds each).",
+    help="Skip the smoke benchmark of go-gin (every scenario and ceiling, the first three rates of each ladder).",
 )
 @click.option(
     "--no-docker",
@@ -30,20 +30,19 @@ from bench.lock import Lock
 def test(impls: tuple[str, ...], smoke: bool, docker: bool) -> None:
     """Build and test stacks (all by default), then the runner itself.
 
-    For each stack: build it, run its own tests against a freshly reset database, then start
-    it and run the conformance suite of spec/ against it on another fresh database, including
-    the resilience cases that stop and restart PostgreSQL, check that SIGTERM ends it
-    cleanly, and fuzz it briefly with schemathesis (`./bench fuzz` goes further); then the
-    conformance suite and the SIGTERM check against each of its variants (its impl.toml's
-    [variants]). Then
-    `./bench run go-gin --profile smoke` with its raw JSON checked against the schema,
-    `./bench docker` for the same stacks (after every measurement, so that no daemon is busy
-    during one; skipped loudly where it cannot run: not root on Debian and no daemon; without the
-    conformance cases of parameter parsing, which test the code alone and have just passed), the
-    checks of compose.yaml and of the stacks' Dockerfiles, and the runner's own
-    tests; ruff and mypy check the runner's code first, and kustomize with kubeconform the
-    manifests of deploy/k8s/. Prints a pass/fail table and the time each phase took; exits 1 on
-    any failure. Logs are in .bench/logs/.
+    For each stack: build it, run its own tests against a freshly reset database, then start it
+    and run the conformance suite of spec/ against it on another fresh database, including the
+    resilience cases that stop and restart PostgreSQL, check that SIGTERM ends it cleanly, and
+    fuzz it briefly with schemathesis (`./bench fuzz` goes further); then the conformance suite
+    and the SIGTERM check against each of its variants (its impl.toml's [variants]). Then
+    `./bench run go-gin --profile smoke` up the first three rates of each ladder, its raw JSON
+    checked against the schema, `./bench docker` for the same stacks (after every measurement,
+    so that no daemon is busy during one; skipped loudly where it cannot run: not root on Debian
+    and no daemon; without the conformance cases of parameter parsing, which test the code alone
+    and have just passed), the checks of compose.yaml and of the stacks' Dockerfiles, and the
+    runner's own tests; ruff and mypy check the runner's code first, and kustomize with
+    kubeconform the manifests of deploy/k8s/. Prints a pass/fail table and the time each phase
+    took; exits 1 on any failure. Logs are in .bench/logs/.
     """
     from bench import manifest, phases, postgres
     from bench.testing import docker_path, pipeline, runner, table
