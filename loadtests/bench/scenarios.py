@@ -290,16 +290,19 @@ SCENARIOS: dict[str, Scenario] = {
             warm_rate=2_000,
         ),
         # HTTP in, HTTP out, no PostgreSQL: each request waits 1-50 ms on the stock upstream, so
-        # at rate r about r × 26 ms requests are in flight (200 at 8,000 req/s), and what a stack's
-        # concurrency model costs per request waiting shows. The p99 objective leaves room for the
-        # upstream's own 50 ms. The closed stage: the REST-client write-up's 200 users, without
-        # its think time (oha has none), so 200 requests always in flight.
+        # at rate r about r × 26 ms requests are in flight (520 at 20,000 req/s), and what a
+        # stack's concurrency model costs per request waiting shows. The p99 objective leaves room
+        # for the upstream's own 50 ms. The top: go-gin and rust-axum held 8,000 with 56% and 32%
+        # of their core, and oha with the upstream then used about half of CPU 1
+        # (results/experiments/2026-11-26-outbound-top). The closed stage: the REST-client
+        # write-up's 200 users, without its think time (oha has none), so 200 requests always in
+        # flight.
         Scenario(
             "outbound",
             "oha",
             (200,),
             ("item_stock",),
-            rates=(125, 200, 320, 500, 800, 1250, 2000, 3200, 5000, 8000),
+            rates=(125, 200, 320, 500, 800, 1250, 2000, 3200, 5000, 8000, 12_500, 20_000),
             objective_ms=100.0,
             warm_rate=800,
             read_mix=(("item_stock", 100),),

@@ -196,8 +196,12 @@ worker_processes 1;
 daemon off;
 pid {prefix}/nginx.pid;
 error_log {prefix}/error.log warn;
-# A proxied request holds two connections: the client's and one to the stock upstream.
-events {{ worker_connections 2048; }}
+# A proxied request holds two connections: the client's and one to the stock upstream. Outbound's
+# 20,000 req/s step opens 1,024 clients' and as many upstream connections as requests wait there:
+# at 2,048 nginx ran out ("worker_connections are not enough"), dropped connections and left oha
+# hung at the next step.
+worker_rlimit_nofile 16384;
+events {{ worker_connections 8192; }}
 http {{
     access_log off;
     # nginx closes a keep-alive connection after 1,000 requests by default; the stacks never do.

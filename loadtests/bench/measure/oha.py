@@ -23,7 +23,8 @@ from bench.scenarios import Scenario, closed_timing
 # Seconds one oha run may take beyond its duration.
 OHA_GRACE_S = 120
 # Connections of a fixed-rate run: enough for the rate at the objective's latency, within bounds.
-MIN_CONNECTIONS, MAX_CONNECTIONS = 16, 512
+# The upper one lets outbound's 20,000 req/s step keep its ~520 requests in flight.
+MIN_CONNECTIONS, MAX_CONNECTIONS = 16, 1024
 
 
 def rate_connections(rate: float, objective_ms: float) -> int:
