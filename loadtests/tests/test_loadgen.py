@@ -268,7 +268,7 @@ def test_a_fixed_rate_run_has_enough_vus_and_connections_for_its_rate_at_the_obj
 
     assert arrival_vus(1000, 100) == 110
     assert rate_connections(2_000, 10) == 30 and rate_connections(100, 10) == 16
-    assert rate_connections(128_000, 10) == 512
+    assert rate_connections(128_000, 10) == 1024
 
 
 def test_the_soak_of_one_stack_is_estimated_at_its_one_stage():
