@@ -21,7 +21,7 @@ SMOKE_STACK = "go-gin"
 SMOKE_RUNGS = 3
 """The rates of each scenario's ladder the smoke climbs. Every scenario and ceiling still runs
 every stage of a run (warm-up, probes, full-length steps, the closed model, the write check),
-which is what the smoke proves; climbing all 6-10 rates took two thirds of its time and proved
+which is what the smoke proves; climbing all 6-12 rates took more than half its time and proved
 nothing more: the ladder's climb and bisection have their own tests (tests/test_bisection.py,
 tests/test_orchestration.py)."""
 
