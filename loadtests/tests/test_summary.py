@@ -133,6 +133,35 @@ def test_the_analysis_quotes_figures_through_placeholders_filled_from_the_raw_fi
     )
 
 
+def test_the_analysis_quotes_ranges_tiers_and_variants(tmp_path):
+    """A comparison holds across the runs only if the ranges say so: `{{range}}` and `{{tier}}` are
+    the summary's, and a variant is quoted like its stack without being ranked."""
+    records = []
+    for run, (gin, jersey) in enumerate([(1000.0, 630.0), (630.0, 400.0)], start=1):
+        records += [
+            join("go-gin", run, [r for r in (250.0, 400.0, 630.0, 1000.0) if r <= gin], 1600.0, cpu_ms=0.2),
+            join("java-jersey", run, [r for r in (250.0, 400.0, 630.0) if r <= jersey], 1000.0, cpu_ms=0.5),
+            join("java-spring", run, [250.0], 400.0, cpu_ms=0.8),
+            join("java-spring@n-plus-one", run, [250.0, 400.0], 630.0, cpu_ms=0.9),
+        ]
+    write(tmp_path / "raw", records)
+    analysis = tmp_path / "analysis.md"
+    analysis.write_text(
+        "go-gin {{range go-gin join-filter}} ({{tier go-gin join-filter}}), java-jersey "
+        "{{range java-jersey join-filter}} ({{tier java-jersey join-filter}}), java-spring "
+        "{{range java-spring join-filter}} ({{tier java-spring join-filter}}): {{tiers join-filter}} tiers, "
+        "{{separated join-filter}} pairs apart; the variant {{capacity java-spring@n-plus-one join-filter}}.\n"
+    )
+    md = report.render(tmp_path / "raw", tmp_path / "results.md", tmp_path / "charts", analysis=analysis)
+    assert (
+        "go-gin 630–1,000 (T1), java-jersey 400–630 (T1), java-spring 250 (T2): 2 tiers, "
+        "2 of 3 pairs apart; the variant 400." in md.read_text()
+    )
+    analysis.write_text("{{tier java-spring@n-plus-one join-filter}}\n")
+    with pytest.raises(BenchError, match="only stacks with a ladder are ranked"):
+        report.render(tmp_path / "raw", tmp_path / "results.md", tmp_path / "charts", analysis=analysis)
+
+
 @pytest.mark.parametrize(
     "placeholder,said",
     [

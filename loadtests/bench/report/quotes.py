@@ -16,13 +16,18 @@ from bench.report.figures import MIB, Cell, fmt, median
 from bench.report.ladder import common_rate, median_capacity, p99_of, postgres_ms_of, values_at
 from bench.report.study import STUDY_THROUGHPUT, WEBFLUX_OVER_MVC, closed_rps
 from bench.report.summary import BOUND_WORDS, bound_of, per_run_peak, smallest_clean_cap
+from bench.report.tiers import capacity_range, separated_pairs, tier_of, tiers
 
 PLACEHOLDER = re.compile(r"\{\{\s*([^{}]+?)\s*\}\}")
 # A figure as the tables print one: a decimal, a thousands-separated count, or a percentage.
 FIGURE = re.compile(r"(?<![\w.-])(?:\d+\.\d+|\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?\s?%)(?![\w-])")
 
 USAGE = """the placeholders are, with STACK a stack's directory name (or a ceiling's) and SCENARIO a scenario's:
-  {{capacity STACK SCENARIO}}  capacity at objective, req/s
+  {{capacity STACK SCENARIO}}  capacity at objective, req/s (the median of the runs)
+  {{range STACK SCENARIO}}     capacity's lowest–highest over the runs, req/s
+  {{tier STACK SCENARIO}}      the stack's tier in the scenario (T1 the highest)
+  {{tiers SCENARIO}}           how many tiers the scenario's stacks fall into
+  {{separated SCENARIO}}       pairs of stacks the runs tell apart, "N of M"
   {{closed STACK SCENARIO}}    req/s at the highest closed-model stage
   {{common SCENARIO}}          the common rate, req/s
   {{cores STACK SCENARIO}}     app cores per 1,000 req/s at the common rate
@@ -34,6 +39,8 @@ USAGE = """the placeholders are, with STACK a stack's directory name (or a ceili
   {{ratio-closed STACK STACK SCENARIO}}    the first's closed-model req/s ÷ the second's
   {{ratio-capacity STACK STACK SCENARIO}}  the same for capacity at objective
   {{study STACK STACK SCENARIO}}           the original study's ratio (docs/study.md)
+  STACK may be a variant (java-spring@n-plus-one) wherever a scenario is named, except in
+  {{tier}}, {{tiers}} and {{separated}}, which rank the stacks alone.
   {{cap STACK}}        the smallest memory cap, MiB, served without an error (the memory ladder)
   {{serving-again STACK}}  seconds after PostgreSQL's restart until it served again (the fault run)
   {{idle STACK}}  {{peak STACK}}  {{startup STACK}}  {{runs}}"""
@@ -47,14 +54,20 @@ class Quotes:
         ceilings: dict[str, Cell | None] | None = None,
         mem_ladder: list[RawResult] | None = None,
         fault: list[RawResult] | None = None,
+        variants: dict[str, list[Cell]] | None = None,
     ) -> None:
-        """`ceilings`: each scenario's ceiling, quoted like a stack (`{{capacity ceiling-db join-filter}}`);
+        """`ceilings`: each scenario's ceiling, and `variants` its variants' cells, quoted like a
+        stack (`{{capacity ceiling-db join-filter}}`) but not ranked or counted in its common rate;
         `mem_ladder` and `fault`: the records of those runs, for `{{cap}}` and `{{serving-again}}`."""
-        self.commons = {s: common_rate([c for c in cells if c.records]) for s, cells in cells_by_scenario.items()}
-        self.cells = {s: {c.stack.name: c for c in cells if c.records} for s, cells in cells_by_scenario.items()}
+        self.stacks = {s: [c for c in cells if c.records] for s, cells in cells_by_scenario.items()}
+        self.commons = {s: common_rate(cells) for s, cells in self.stacks.items()}
+        self.tiers = {s: tier_of(tiers(cells)) for s, cells in self.stacks.items()}
+        self.cells = {s: {c.stack.name: c for c in cells} for s, cells in self.stacks.items()}
         for scenario, ceiling in (ceilings or {}).items():
             if ceiling is not None and ceiling.records:
                 self.cells.setdefault(scenario, {})[ceiling.stack.name] = ceiling
+        for scenario, cells in (variants or {}).items():
+            self.cells.setdefault(scenario, {}).update({c.stack.name: c for c in cells if c.records})
         self.runs = runs
         names = {r.stack.label: r.stack.name for r in mem_ladder or []}
         self.laddered = set(names.values())
@@ -82,6 +95,11 @@ class Quotes:
     def _capacity(self, stack: str, scenario: str) -> float | None:
         return median_capacity(self._cell(stack, scenario))
 
+    def _ranked(self, scenario: str) -> list[Cell]:
+        if scenario not in self.stacks:
+            raise BenchError(f"no runs in {scenario}")
+        return self.stacks[scenario]
+
     def value(self, expression: str) -> str:
         kind, *args = expression.split()
         match kind, args:
@@ -89,6 +107,22 @@ class Quotes:
                 return str(self.runs)
             case "capacity", [stack, scenario]:
                 return fmt(self._capacity(stack, scenario))
+            case "range", [stack, scenario]:
+                over_runs = capacity_range(self._cell(stack, scenario))
+                if over_runs is None or over_runs.low == over_runs.high:
+                    return fmt(over_runs.low if over_runs else None)
+                return f"{fmt(over_runs.low)}–{fmt(over_runs.high)}"
+            case "tier", [stack, scenario]:
+                label = self._cell(stack, scenario).stack.label
+                number = self.tiers.get(scenario, {}).get(label)
+                if number is None:
+                    raise BenchError(f"{stack} has no tier in {scenario}: only stacks with a ladder are ranked")
+                return f"T{number}"
+            case "tiers", [scenario]:
+                return str(len(tiers(self._ranked(scenario))))
+            case "separated", [scenario]:
+                separated, pairs = separated_pairs(self._ranked(scenario))
+                return f"{separated} of {pairs}"
             case "closed", [stack, scenario]:
                 return fmt(self._closed(stack, scenario))
             case "common", [scenario]:

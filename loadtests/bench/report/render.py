@@ -82,7 +82,14 @@ def render(
     if analysis and analysis.exists():
         text = fill(
             analysis.read_text(),
-            Quotes(cells_by_scenario, runs, ceilings, mem_ladder, others.get(f"{raw_dir.name}-fault")),
+            Quotes(
+                cells_by_scenario,
+                runs,
+                ceilings,
+                mem_ladder,
+                others.get(f"{raw_dir.name}-fault"),
+                {s: split_variants(cells)[1] for s, cells in every_row.items()},
+            ),
             _shown_path(analysis, out_md.parent),
         )
         lines += [text.strip(), ""]
