@@ -119,7 +119,8 @@ class Quotes:
                     raise BenchError(f"{stack} has no tier in {scenario}: only stacks with a ladder are ranked")
                 return f"T{number}"
             case "tiers", [scenario]:
-                return str(len(tiers(self._ranked(scenario))))
+                self._ranked(scenario)
+                return str(max(self.tiers[scenario].values(), default=0))
             case "separated", [scenario]:
                 separated, pairs = separated_pairs(self._ranked(scenario))
                 return f"{separated} of {pairs}"
