@@ -31,10 +31,16 @@ JOB_S = 8.0
 # it and its readiness round, no start or stop (2026-11-25, nine stacks: 0-4 s between one
 # scenario's load and the next's).
 NEXT_SCENARIO_S = 2.0
-# Without an earlier run of the same stack × scenario to go by: the share of the ladder's steps a
-# stack runs (it stops at the first it cannot hold) and the steady-state windows it needs.
-DEFAULT_LADDER_SHARE = 0.7
-DEFAULT_STEADY_WINDOWS = 2 * STEADY_WINDOWS + 1
+# Without an earlier run of the same stack × scenario to go by, the mean of the first repeat of
+# the publication at 35f04db (ten stacks, eight variants, six scenarios; docs/method.md, Time): a
+# ladder probed 8-12 rates, about 80% of its scenario's grid with the bisection after it, then ran
+# 3.3-5.1 full-length steps, since a 3 s probe holds rates a full-length step does not and the
+# full-length steps walk down from there; a warm-up took 33-51 s, about twelve 3 s windows
+# (the JVMs mostly to the cap, the others in seven to ten). The model before it (70% of the grid,
+# two full-length steps, seven windows) came to 72% of that repeat's real time.
+DEFAULT_LADDER_SHARE = 0.8
+DEFAULT_FULL_STEPS = 4
+DEFAULT_STEADY_WINDOWS = 4 * STEADY_WINDOWS
 
 
 @dataclass(frozen=True)
@@ -91,8 +97,8 @@ def estimate_seconds(
 
 def _ladder_s(scenario: Scenario, profile: str, observed: Observed | None, per_run: float) -> float:
     """The probes and the full-length steps: those an earlier run stepped; else the probes up a
-    share of the scenario's rates, the last of them not held, and their bisection, then two
-    full-length steps around the capacity they found."""
+    share of the scenario's rates, the last of them not held, and their bisection, then
+    DEFAULT_FULL_STEPS full-length steps around the capacity they found."""
     timing = OPEN_TIMING[profile]
     if observed is not None and observed.probe_rates is not None:
         probes, full = list(observed.probe_rates), list(observed.full_rates or ())
@@ -100,5 +106,5 @@ def _ladder_s(scenario: Scenario, profile: str, observed: Observed | None, per_r
         probes = [float(r) for r in scenario.rates[: max(1, round(DEFAULT_LADDER_SHARE * len(scenario.rates)))]]
         bracket = bisection_rates(probes[-2], probes[-1]) if len(probes) > 1 else []
         probes += bracket
-        full = [bracket[-1] if bracket else probes[-1]] * 2
+        full = [bracket[-1] if bracket else probes[-1]] * DEFAULT_FULL_STEPS
     return sum(timing.probe_s + per_run for _ in probes) + sum(step_seconds(timing, rate) + per_run for rate in full)
