@@ -128,7 +128,7 @@ def _quick(stacks: int, repeat: int = 1, **kwargs) -> Plan:
 def test_the_quick_suite_of_nine_stacks_is_estimated_before_any_run():
     # The model before any run (steady in twelve windows, probes up 80% of the rates, the last of
     # them not held, and their bisection, then four full-length steps of at least 2,000 requests),
-    # the ceilings included: the nine stacks and the ceilings took about 117 minutes of the first
+    # the ceilings included: the nine stacks and the ceilings took 115 minutes of the first
     # repeat at 35f04db, twice the hour issue 31 aims at (docs/method.md, Time). What a run
     # really takes follows it (test_the_estimate_follows_earlier_runs).
     assert 105 * 60 < _quick(9).estimate_seconds() <= 130 * 60

@@ -35,9 +35,9 @@ NEXT_SCENARIO_S = 2.0
 # the publication at 35f04db (ten stacks, eight variants, six scenarios; docs/method.md, Time): a
 # ladder probed 8-12 rates, about 80% of its scenario's grid with the bisection after it, then ran
 # 3.3-5.1 full-length steps, since a 3 s probe holds rates a full-length step does not and the
-# full-length steps walk down from there; a warm-up took 33-51 s, about twelve 3 s windows
-# (the JVMs mostly to the cap, the others in seven to ten). The model before it (70% of the grid,
-# two full-length steps, seven windows) came to 72% of that repeat's real time.
+# full-length steps walk down from there; a warm-up took 33-51 s on average by scenario, about
+# twelve 3 s windows (the JVMs mostly to the cap). The model before it (70% of the grid, two
+# full-length steps, seven windows) came to 71% of that repeat's real time.
 DEFAULT_LADDER_SHARE = 0.8
 DEFAULT_FULL_STEPS = 4
 DEFAULT_STEADY_WINDOWS = 4 * STEADY_WINDOWS

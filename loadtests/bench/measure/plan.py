@@ -138,7 +138,7 @@ def observed_runs(*raw_dirs: Path) -> dict[tuple[str, str], Observed]:
     stack × scenario in any of `raw_dirs`: an experiment's output is followed as well as the
     published results. A ladder from before the probes gives its time to steady state only: its
     steps say little about the probes and full-length steps of today's (estimated from them, the
-    publication at 35f04db came to 70% of its real time), so the estimate models those."""
+    publication at 35f04db came to 71% of its real time), so the estimate models those."""
     latest: dict[tuple[str, str], tuple[str, Observed]] = {}
     for raw_dir in raw_dirs:
         for path in sorted(raw_dir.glob("*.json")) if raw_dir.is_dir() else []:
