@@ -12,6 +12,7 @@ import pytest
 import yaml
 
 import dialect as dialects
+from helpers import new_client
 from stock_upstream import HOST_VARIABLE, PORT_VARIABLE, FakeUpstream
 
 BASE_URL = os.environ.get("BASE_URL", "http://127.0.0.1:8080").rstrip("/")
@@ -67,7 +68,7 @@ def dialect() -> dialects.Dialect:
 
 @pytest.fixture
 def client(base_url):
-    with httpx.Client(base_url=base_url, timeout=30, follow_redirects=False) as c:
+    with new_client(base_url, timeout=30) as c:
         yield c
 
 

@@ -6,7 +6,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import httpx
 
-from helpers import JSON, assert_json, post, unique
+from helpers import JSON, assert_json, new_client, post, unique
 
 RACERS = 12
 # What a bad request may be answered with: spec/API.md's 422 for field rules, Spring Data REST's
@@ -18,7 +18,7 @@ def race(base_url: str, path: str, body: dict) -> list[httpx.Response]:
     payload = json.dumps(body).encode()
 
     def attempt(_):
-        with httpx.Client(base_url=base_url, timeout=30) as c:
+        with new_client(base_url, timeout=30) as c:
             return c.post(path, content=payload, headers=JSON)
 
     with ThreadPoolExecutor(RACERS) as pool:
@@ -78,7 +78,7 @@ def test_bad_requests_leave_no_connection_checked_out(client, base_url, dialect,
             assert request().status_code in BAD_REQUEST_ANSWERS[dialect.name]
     # Three times the default pool of 10, at once: each needs a connection within the 5 s bound.
     def read(i):
-        with httpx.Client(base_url=base_url, timeout=15) as c:
+        with new_client(base_url, timeout=15) as c:
             return c.get(dialect.item_path(i % 100_000 + 1)).status_code
 
     with ThreadPoolExecutor(30) as pool:

@@ -10,7 +10,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import httpx
 import pytest
-from helpers import assert_json, assert_problem
+from helpers import assert_json, assert_problem, new_client
 from stock_upstream import CLOSE, HANG, Answer, json_answer, quantity
 
 # spec/API.md: the client gives up after 1 s without a connection or without response headers;
@@ -206,7 +206,7 @@ def test_a_burst_is_served_on_the_pool(base_url, upstream):
     item = upstream.new_id()
     upstream.script(item, quantity(item, 77, delay_s=BURST_DELAY_S))
     limits = httpx.Limits(max_connections=BURST, max_keepalive_connections=BURST)
-    with httpx.Client(base_url=base_url, timeout=30, limits=limits) as burst, ThreadPoolExecutor(BURST) as pool:
+    with new_client(base_url, timeout=30, limits=limits) as burst, ThreadPoolExecutor(BURST) as pool:
         responses = list(pool.map(lambda _: stock(burst, item), range(BURST)))
     statuses = [r.status_code for r in responses]
     assert statuses == [200] * BURST, {s: statuses.count(s) for s in set(statuses)}
