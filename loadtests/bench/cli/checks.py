@@ -41,11 +41,14 @@ def test(impls: tuple[str, ...], smoke: bool, docker: bool) -> None:
     and no daemon; without the conformance cases of parameter parsing, which test the code alone
     and have just passed), the checks of compose.yaml and of the stacks' Dockerfiles, and the
     runner's own tests; ruff and mypy check the runner's code first, and kustomize with
-    kubeconform the manifests of deploy/k8s/. Prints a pass/fail table and the time each phase
-    took; exits 1 on any failure. Logs are in .bench/logs/.
+    kubeconform the manifests of deploy/k8s/. While the stacks' rows run, k6, oha and the Docker
+    images are built ahead at the lowest priority (.bench/logs/prefetch.log), and the smoke
+    benchmark waits for them. Prints a pass/fail table and the time each phase took; exits 1 on
+    any failure. Logs are in .bench/logs/.
     """
     from bench import manifest, phases, postgres
     from bench.testing import docker_path, pipeline, runner, table
+    from bench.testing.prefetch import Prefetch
     from bench.testing.smoke import SMOKE_STACK, run_smoke
 
     selected = manifest.select(impls)
@@ -55,13 +58,17 @@ def test(impls: tuple[str, ...], smoke: bool, docker: bool) -> None:
         with phases.timed("runner", "k8s checks"):
             runner.check_k8s(own)
         with postgres.session() as cluster:
+            names = [s.name for s in selected]
+            will_smoke = smoke and SMOKE_STACK in names
+            prefetch = Prefetch(smoke=will_smoke, docker_stacks=selected if docker else []).start()
             results = []
             for stack in selected:
                 # A variant named on the command line is tested as itself; a stack, with its variants.
                 for one in (stack, *stack.variant_stacks()):
                     results.append(pipeline.run_stack_or_say_why(one, cluster))
-            names = [s.name for s in selected]
-            if smoke and SMOKE_STACK in names and all(r.ok for r in results if r.stack == SMOKE_STACK):
+            with phases.timed("every stack", "builds ahead, waited for"):
+                prefetch.wait("the smoke benchmark and the Docker path")
+            if will_smoke and all(r.ok for r in results if r.stack == SMOKE_STACK):
                 smoke_stack = selected[names.index(SMOKE_STACK)]
                 with phases.timed(smoke_stack.name, "smoke benchmark"):
                     results.append(run_smoke(smoke_stack, cluster))

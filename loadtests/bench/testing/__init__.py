@@ -4,6 +4,7 @@ pipeline      each stack's row: build, own tests, conformance suite, SIGTERM che
 fuzzing       the fuzz pass of one stack (bench.fuzz), bounded in ./bench test
 runner        the runner's row: ruff and mypy, the deploy/k8s check, its own tests
 smoke         `./bench run go-gin --profile smoke`, its raw JSON validated
+prefetch      the load generators and the Docker images built ahead, beside the stacks' rows
 docker_path   `./bench docker` and the checks of compose.yaml and the Dockerfiles
 table         the pass/fail table and each failed step again after it
 """

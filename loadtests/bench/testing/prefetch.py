@@ -1,0 +1,92 @@
+"""What `./bench test` builds ahead, beside the stacks' rows: the load generators for the smoke
+benchmark and the Docker path's engine, stand-ins and images.
+
+A stack's row (its build, its tests, the conformance suite) keeps about one of the machine's two
+cores busy, and on a fresh machine the builds done here took 27 minutes after those rows, one
+after another (k6 and oha 7, the Docker path's engine, stand-ins and ten images about 20, of the
+cold run's 110). Here they take the other core, at the lowest priority, so that a row's
+timing-bound cases (a 1 s upstream timeout, racing creates) keep the core they had. Nothing is
+skipped: the smoke benchmark and the Docker path run every step as before and find the result
+ready (an image build then hits its cache). A failure here is only logged; the phase that needs
+the result does the same step again and reports it as its own."""
+
+from __future__ import annotations
+
+import os
+import threading
+import traceback
+from collections.abc import Callable
+from typing import TextIO
+
+from bench import paths, tools
+from bench.console import console
+from bench.docker import cycle, engine, session, standins
+from bench.manifest import Stack
+
+LOG = "prefetch.log"
+# The lowest priority: the rows in front get their core whenever they want it.
+NICENESS = 19
+
+
+class Prefetch:
+    """Builds ahead in a thread of its own; `wait()` before anything that measures."""
+
+    def __init__(self, *, smoke: bool, docker_stacks: list[Stack]) -> None:
+        self.smoke = smoke
+        self.docker_stacks = docker_stacks
+        self._thread = threading.Thread(target=self._run, name="prefetch", daemon=True)
+
+    def start(self) -> Prefetch:
+        if self.smoke or self.docker_stacks:
+            self._thread.start()
+        return self
+
+    def wait(self, why: str) -> None:
+        """Blocks until the builds are done, so that nothing builds while `why` runs."""
+        if self._thread.is_alive():
+            with console.status(f"waiting for the builds ahead to finish before {why} (.bench/logs/{LOG})"):
+                self._thread.join()
+
+    def _run(self) -> None:
+        # Linux gives each thread its own nice value, and what it starts inherits it: the
+        # toolchains, apt-get, dockerd and every build dockerd runs.
+        os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), NICENESS)
+        paths.ensure_dirs()
+        with (paths.LOGS / LOG).open("a") as log:
+            say = _writer(log)
+            for step, work in (("load generators", self._tools), ("docker images", self._docker)):
+                # A failure is logged: the phase that needs the result does the step again and
+                # reports it as its own.
+                try:
+                    work(say)
+                except Exception:
+                    say(f"{step} failed:\n{traceback.format_exc()}")
+
+    def _tools(self, say: Callable[[str], object]) -> None:
+        if self.smoke:
+            for tool in tools.TOOLS:
+                tools.ensure(tool, on_progress=say)
+
+    def _docker(self, say: Callable[[str], object]) -> None:
+        if not self.docker_stacks or session.available() is not None:
+            return
+        docker = engine.Engine()
+        engine.install_engine()
+        engine.install_compose(docker)
+        with engine.daemon(docker):
+            wanted = standins.required_images(paths.ROOT, [s.directory for s in self.docker_stacks])
+            standins.ensure(docker, wanted, say)
+            for stack in self.docker_stacks:
+                say(f"{stack.name}: docker compose build")
+                docker.run(
+                    cycle.compose_command("build", stack.name),
+                    log_name=f"{stack.name}-prebuild",
+                    timeout_s=cycle.BUILD_TIMEOUT_S,
+                )
+
+
+def _writer(log: TextIO) -> Callable[[str], object]:
+    def say(text: str) -> None:
+        print(text, file=log, flush=True)
+
+    return say
