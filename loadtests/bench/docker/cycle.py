@@ -199,6 +199,17 @@ def smoke(engine: Engine, stack: Stack, outcome: Outcome) -> None:
     )
 
 
+def build(engine: Engine, stack: Stack, *, log_name: str) -> float:
+    """`docker compose build` of the stack's service; the seconds it took."""
+    return _timed(
+        engine,
+        compose_command("build", stack.name),
+        log_name=log_name,
+        timeout_s=BUILD_TIMEOUT_S,
+        what=f"docker compose build {stack.name}",
+    )
+
+
 def run_stack(
     engine: Engine, stack: Stack, on_progress: Callable[[str], object], *, whole_suite: bool = True
 ) -> Outcome:
@@ -207,13 +218,7 @@ def run_stack(
     outcome = Outcome(stack.name)
     try:
         on_progress(f"{stack.name}: docker compose build")
-        outcome.build_s = _timed(
-            engine,
-            compose_command("build", stack.name),
-            log_name=f"{stack.name}-build",
-            timeout_s=BUILD_TIMEOUT_S,
-            what=f"docker compose build {stack.name}",
-        )
+        outcome.build_s = build(engine, stack, log_name=f"{stack.name}-build")
         outcome.image_bytes = engine.image_size(image_name(stack.name))
         on_progress(f"{stack.name}: PostgreSQL seeding")
         outcome.database_healthy_s = _timed(

@@ -4,7 +4,8 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 from rich.table import Table
@@ -48,6 +49,23 @@ def _check_services(selected: list[Stack]) -> None:
         raise BenchError(f"compose.yaml has no service for {', '.join(missing)}: add one (docs/docker.md)")
 
 
+@contextmanager
+def ready(
+    docker: engine.Engine, selected: list[Stack], on_progress: Callable[[str], object]
+) -> Iterator[tuple[str, bool, standins.BaseImages]]:
+    """Docker Engine and the Compose plugin installed, a daemon for the block, the base images of
+    `selected` there. Yields Compose's version, whether the daemon was started here, the base
+    images (pulled or stand-ins)."""
+    on_progress("Docker Engine")
+    engine.install_engine()
+    on_progress(f"Compose v2 plugin (a build of {engine.COMPOSE_VERSION} takes minutes, once per machine)")
+    compose_version = engine.install_compose(docker)
+    on_progress("Docker daemon")
+    with engine.daemon(docker) as started_daemon:
+        wanted = standins.required_images(paths.ROOT, [s.directory for s in selected])
+        yield compose_version, started_daemon, standins.ensure(docker, wanted, on_progress)
+
+
 def run(selected: list[Stack], on_progress: Callable[[str], object], *, whole_suite: bool = True) -> Report:
     """Every selected stack through the Docker path; the daemon stopped afterwards if started here.
     `whole_suite=False` leaves out the conformance cases of the code alone (cycle.CODE_ONLY_MODULES)."""
@@ -55,20 +73,13 @@ def run(selected: list[Stack], on_progress: Callable[[str], object], *, whole_su
     report = Report()
     started = time.monotonic()
     docker = engine.Engine()
-    on_progress("Docker Engine")
-    engine.install_engine()
-    on_progress(f"Compose v2 plugin (a build of {engine.COMPOSE_VERSION} takes minutes, once per machine)")
-    report.compose_version = engine.install_compose(docker)
-    on_progress("Docker daemon")
-    with engine.daemon(docker) as report.started_daemon:
+    with ready(docker, selected, on_progress) as (report.compose_version, report.started_daemon, report.base_images):
         report.server_version = docker.server_version()
         console.print(
             f"docker: Engine {report.server_version}"
             + (" (dockerd started for this run)" if report.started_daemon else "")
             + f", Compose {report.compose_version}"
         )
-        wanted = standins.required_images(paths.ROOT, [s.directory for s in selected])
-        report.base_images = standins.ensure(docker, wanted, on_progress)
         console.print(report.base_images.announcement(), markup=False)
         # What an interrupted run may have left behind.
         cycle.down(docker)

@@ -20,7 +20,8 @@ from typing import TextIO
 
 from bench import paths, tools
 from bench.console import console
-from bench.docker import cycle, engine, session, standins
+from bench.docker import cycle, engine, session
+from bench.errors import BenchError
 from bench.manifest import Stack
 
 LOG = "prefetch.log"
@@ -71,18 +72,13 @@ class Prefetch:
         if not self.docker_stacks or session.available() is not None:
             return
         docker = engine.Engine()
-        engine.install_engine()
-        engine.install_compose(docker)
-        with engine.daemon(docker):
-            wanted = standins.required_images(paths.ROOT, [s.directory for s in self.docker_stacks])
-            standins.ensure(docker, wanted, say)
+        with session.ready(docker, self.docker_stacks, say):
             for stack in self.docker_stacks:
                 say(f"{stack.name}: docker compose build")
-                docker.run(
-                    cycle.compose_command("build", stack.name),
-                    log_name=f"{stack.name}-prebuild",
-                    timeout_s=cycle.BUILD_TIMEOUT_S,
-                )
+                try:
+                    cycle.build(docker, stack, log_name=f"{stack.name}-prebuild")
+                except BenchError as error:  # the next stack's image is still worth building
+                    say(str(error))
 
 
 def _writer(log: TextIO) -> Callable[[str], object]:
