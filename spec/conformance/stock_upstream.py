@@ -29,6 +29,8 @@ HOST_VARIABLE = "CONFORMANCE_UPSTREAM_HOST"
 # How long a hanging answer hangs at most: far past the stack's 1 s, and the session's end
 # releases it sooner.
 HANG_S = 30.0
+# How long a request waits at most for the others of its gathering: well inside the stack's 1 s.
+GATHER_S = 0.5
 
 
 @dataclass(frozen=True)
@@ -44,6 +46,10 @@ class Answer:
     close: bool = False
     # Read the request and never answer it (until HANG_S or the end of the session).
     hang: bool = False
+    # Hold each request for the item until this many are in flight at once, or GATHER_S has
+    # passed, before the delay: how wide the stack's pool is shows in `peak`, however fast or
+    # slowly the machine lets the stack send them.
+    gather: int = 0
 
 
 def json_answer(body: object, status: int = 200, **kwargs) -> Answer:
@@ -74,6 +80,13 @@ class _State:
     asked: list[Asked] = field(default_factory=list)
     lock: threading.Lock = field(default_factory=threading.Lock)
     released: threading.Event = field(default_factory=threading.Event)
+    # Per path: the requests being answered now, and the most there were at once.
+    in_flight: dict[str, int] = field(default_factory=dict)
+    peak: dict[str, int] = field(default_factory=dict)
+    gathered: threading.Condition = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.gathered = threading.Condition(self.lock)
 
 
 class _Handler(BaseHTTPRequestHandler):
@@ -86,6 +99,20 @@ class _Handler(BaseHTTPRequestHandler):
         with state.lock:
             state.asked.append(Asked("GET", self.path, self.headers.get("Accept", "")))
             answer = state.scripts.get(self.path.removeprefix("/stock/"))
+            now = state.in_flight[self.path] = state.in_flight.get(self.path, 0) + 1
+            state.peak[self.path] = max(state.peak.get(self.path, 0), now)
+            gather = answer.gather if answer else 0
+            if gather:
+                state.gathered.notify_all()
+                state.gathered.wait_for(lambda: state.peak[self.path] >= gather, GATHER_S)
+        try:
+            self._answer(answer)
+        finally:
+            with state.lock:
+                state.in_flight[self.path] -= 1
+
+    def _answer(self, answer: Answer | None) -> None:
+        state = self.server.state
         if answer is None:
             answer = json_answer({"status": 404, "detail": "no such item"}, status=404)
         if answer.hang:
@@ -163,6 +190,11 @@ class FakeUpstream:
         if item_id is None:
             return asked
         return [a for a in asked if a.path == f"/stock/{item_id}"]
+
+    def peak(self, item_id: int) -> int:
+        """The most requests for the item the fake was answering at once."""
+        with self._state.lock:
+            return self._state.peak.get(f"/stock/{item_id}", 0)
 
     def start(self) -> None:
         self._server = _Server(self.address, self._state)

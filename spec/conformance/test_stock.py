@@ -21,6 +21,9 @@ TIMEOUT_S = 1.0
 PROMPTLY_S = 1.0
 BURST = 200
 BURST_DELAY_S = 0.05
+# At least this many of them at the upstream at once: more than any "few connections" default
+# (Reactor Netty's 16, Apache HttpClient's 5 per route).
+BURST_GATHERED = 20
 
 
 def stock(client: httpx.Client, item: int | str) -> httpx.Response:
@@ -201,14 +204,25 @@ def test_other_methods_are_405_with_allow(client, upstream, method):
 
 
 def test_a_burst_is_served_on_the_pool(base_url, upstream):
-    # Hundreds of upstream requests in flight at once: a pool capped at a few connections would
-    # queue them past the 1 s timeout.
-    item = upstream.new_id()
-    upstream.script(item, quantity(item, 77, delay_s=BURST_DELAY_S))
+    # Hundreds of upstream requests in flight at once. A pool capped at a few connections sends
+    # no more than those few at a time: the fake gathers the burst's requests and counts them.
+    # A first burst, not judged, opens the pool's connections: a cold JVM's first one can take
+    # more than the 1 s on a busy 2-core machine. Each answer of the second is the quantity, or
+    # the contract's 504 where the stack's own 1 s still passed.
     limits = httpx.Limits(max_connections=BURST, max_keepalive_connections=BURST)
     with new_client(base_url, timeout=30, limits=limits) as burst, ThreadPoolExecutor(BURST) as pool:
+        opening = upstream.new_id()
+        upstream.script(opening, quantity(opening, 1))
+        list(pool.map(lambda _: stock(burst, opening), range(BURST)))
+        item = upstream.new_id()
+        upstream.script(item, quantity(item, 77, delay_s=BURST_DELAY_S, gather=BURST_GATHERED))
         responses = list(pool.map(lambda _: stock(burst, item), range(BURST)))
     statuses = [r.status_code for r in responses]
-    assert statuses == [200] * BURST, {s: statuses.count(s) for s in set(statuses)}
+    assert set(statuses) <= {200, 504}, {s: statuses.count(s) for s in set(statuses)}
     for response in responses:
-        assert_stock(response, item, 77)
+        if response.status_code == 200:
+            assert_stock(response, item, 77)
+        else:
+            assert_problem(response, 504)
+    peak = upstream.peak(item)
+    assert peak >= BURST_GATHERED, f"the upstream had at most {peak} of the burst's requests at once"

@@ -1,9 +1,11 @@
 package bench.datarest.stock;
 
 import java.net.http.HttpTimeoutException;
+import java.time.Duration;
 
 import tools.jackson.databind.JsonNode;
 
+import org.springframework.beans.factory.annotation.Value;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.HttpStatusCode;
 import org.springframework.http.MediaType;
@@ -25,8 +27,12 @@ class StockClient {
 
 	private final RestClient client;
 
-	StockClient(RestClient.Builder builder, StockUrl url) {
+	private final Duration readTimeout;
+
+	StockClient(RestClient.Builder builder, StockUrl url,
+			@Value("${spring.http.clients.read-timeout}") Duration readTimeout) {
 		this.client = builder.baseUrl(url.toString()).build();
+		this.readTimeout = readTimeout;
 	}
 
 	/**
@@ -37,6 +43,7 @@ class StockClient {
 	 */
 	int quantity(long itemId) {
 		JsonNode body;
+		long started = System.nanoTime();
 		try {
 			body = this.client.get()
 				.uri("/stock/{id}", itemId)
@@ -48,16 +55,26 @@ class StockClient {
 				.body(JsonNode.class);
 		}
 		catch (ResourceAccessException ex) {
-			// The JDK's client reports both of its timeouts (connect, response) as HttpTimeoutException.
-			if (ex.getCause() instanceof HttpTimeoutException) {
+			// The JDK's client reports both of its timeouts (connect, response) as
+			// HttpTimeoutException; Spring's read timeout bounds the whole exchange, and when it passes
+			// after the headers it closes the body under the reader (an IOException, or a body that
+			// could not be read).
+			if (ex.getCause() instanceof HttpTimeoutException || outlasted(started)) {
 				throw new UpstreamTimeoutException("the stock service did not answer in time for item " + itemId, ex);
 			}
 			throw new UpstreamFailedException("the stock service could not be reached for item " + itemId, ex);
 		}
 		catch (RestClientException ex) {
+			if (outlasted(started)) {
+				throw new UpstreamTimeoutException("the stock service did not answer in time for item " + itemId, ex);
+			}
 			throw new UpstreamFailedException("the stock service's answer for item " + itemId + " could not be read as JSON", ex);
 		}
 		return quantity(itemId, body);
+	}
+
+	private boolean outlasted(long startedNanos) {
+		return System.nanoTime() - startedNanos >= this.readTimeout.toNanos();
 	}
 
 	private static RuntimeException notOk(long itemId, HttpStatusCode status) {

@@ -45,6 +45,10 @@ final class FakeStockService {
 	record Hang() implements Answer {
 	}
 
+	/** Send a 200's headers and the first half of its body, then nothing, until the JVM ends. */
+	record Stall(String body) implements Answer {
+	}
+
 	/** One request the client sent. */
 	record Request(String method, String path, String accept) {
 	}
@@ -169,6 +173,21 @@ final class FakeStockService {
 		switch (answer) {
 			case Close _ -> exchange.close();
 			case Hang _ -> {
+				try {
+					this.never.await(1, TimeUnit.MINUTES);
+				}
+				catch (InterruptedException ex) {
+					Thread.currentThread().interrupt();
+				}
+				exchange.close();
+			}
+			case Stall stall -> {
+				byte[] body = stall.body().getBytes(StandardCharsets.UTF_8);
+				exchange.getResponseHeaders().set("Content-Type", "application/json");
+				exchange.sendResponseHeaders(200, body.length);
+				OutputStream out = exchange.getResponseBody();
+				out.write(body, 0, body.length / 2);
+				out.flush();
 				try {
 					this.never.await(1, TimeUnit.MINUTES);
 				}

@@ -9,6 +9,7 @@ import bench.datarest.stock.FakeStockService.Close;
 import bench.datarest.stock.FakeStockService.Hang;
 import bench.datarest.stock.FakeStockService.Request;
 import bench.datarest.stock.FakeStockService.Respond;
+import bench.datarest.stock.FakeStockService.Stall;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -181,6 +182,14 @@ class StockTest {
 		long started = System.nanoTime();
 		stock(next).andExpect(status().isOk());
 		assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(TIMEOUT);
+	}
+
+	@Test
+	void isA504WhenTheTimeoutPassesWhileTheBodyIsRead() {
+		// Past the headers the JDK's client has no timeout of its own; Spring's closes the body.
+		long id = upstream.newId();
+		upstream.script(id, new Stall("{\"itemId\":" + id + ",\"quantity\":4}"));
+		assertProblemWithin(() -> stock(id), 504, "Gateway Timeout", TIMEOUT);
 	}
 
 	@Test

@@ -1,9 +1,11 @@
 package bench.spring.stock;
 
 import java.net.http.HttpTimeoutException;
+import java.time.Duration;
 
 import tools.jackson.databind.JsonNode;
 
+import org.springframework.beans.factory.annotation.Value;
 import org.springframework.context.annotation.Profile;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
@@ -23,13 +25,18 @@ class RestClientStock implements StockClient {
 
 	private final RestClient client;
 
-	RestClientStock(RestClient.Builder builder, StockUrl url) {
+	private final Duration readTimeout;
+
+	RestClientStock(RestClient.Builder builder, StockUrl url,
+			@Value("${spring.http.clients.read-timeout}") Duration readTimeout) {
 		this.client = builder.baseUrl(url.toString()).build();
+		this.readTimeout = readTimeout;
 	}
 
 	@Override
 	public int quantity(long itemId) {
 		JsonNode body;
+		long started = System.nanoTime();
 		try {
 			body = this.client.get()
 				.uri("/stock/{id}", itemId)
@@ -41,11 +48,15 @@ class RestClientStock implements StockClient {
 				.body(JsonNode.class);
 		}
 		catch (ResourceAccessException ex) {
-			// The JDK's client reports both of its timeouts (connect, response) as HttpTimeoutException.
-			throw StockAnswers.noAnswer(itemId, ex, ex.getCause() instanceof HttpTimeoutException);
+			// The JDK's client reports both of its timeouts (connect, response) as
+			// HttpTimeoutException; Spring's read timeout bounds the whole exchange, and when it passes
+			// after the headers it closes the body under the reader (an IOException here, or a body
+			// that could not be read).
+			throw StockAnswers.noAnswer(itemId, ex,
+					ex.getCause() instanceof HttpTimeoutException || StockAnswers.outlasted(started, this.readTimeout));
 		}
 		catch (RestClientException ex) {
-			throw StockAnswers.unreadable(itemId, ex);
+			throw StockAnswers.unreadable(itemId, ex, StockAnswers.outlasted(started, this.readTimeout));
 		}
 		return StockAnswers.quantity(itemId, body);
 	}

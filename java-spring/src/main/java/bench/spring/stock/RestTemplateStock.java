@@ -1,11 +1,13 @@
 package bench.spring.stock;
 
 import java.net.http.HttpTimeoutException;
+import java.time.Duration;
 import java.util.List;
 
 import tools.jackson.databind.JsonNode;
 
 import org.springframework.boot.restclient.RestTemplateBuilder;
+import org.springframework.beans.factory.annotation.Value;
 import org.springframework.context.annotation.Profile;
 import org.springframework.http.HttpEntity;
 import org.springframework.http.HttpHeaders;
@@ -40,13 +42,18 @@ class RestTemplateStock implements StockClient {
 
 	private final RestTemplate rest;
 
-	RestTemplateStock(RestTemplateBuilder builder, StockUrl url) {
+	private final Duration readTimeout;
+
+	RestTemplateStock(RestTemplateBuilder builder, StockUrl url,
+			@Value("${spring.http.clients.read-timeout}") Duration readTimeout) {
 		this.rest = builder.baseUri(url.toString()).build();
+		this.readTimeout = readTimeout;
 	}
 
 	@Override
 	public int quantity(long itemId) {
 		ResponseEntity<JsonNode> response;
+		long started = System.nanoTime();
 		try {
 			response = this.rest.exchange("/stock/{id}", HttpMethod.GET, ACCEPT_JSON, JsonNode.class, itemId);
 		}
@@ -55,10 +62,15 @@ class RestTemplateStock implements StockClient {
 			throw StockAnswers.notOk(itemId, ex.getStatusCode());
 		}
 		catch (ResourceAccessException ex) {
-			throw StockAnswers.noAnswer(itemId, ex, ex.getCause() instanceof HttpTimeoutException);
+			// The JDK's client reports both of its timeouts (connect, response) as
+			// HttpTimeoutException; Spring's read timeout bounds the whole exchange, and when it passes
+			// after the headers it closes the body under the reader (an IOException here, or a body
+			// that could not be read).
+			throw StockAnswers.noAnswer(itemId, ex,
+					ex.getCause() instanceof HttpTimeoutException || StockAnswers.outlasted(started, this.readTimeout));
 		}
 		catch (RestClientException ex) {
-			throw StockAnswers.unreadable(itemId, ex);
+			throw StockAnswers.unreadable(itemId, ex, StockAnswers.outlasted(started, this.readTimeout));
 		}
 		if (!response.getStatusCode().isSameCodeAs(HttpStatus.OK)) {
 			throw StockAnswers.notOk(itemId, response.getStatusCode());

@@ -1,5 +1,7 @@
 package bench.spring.stock;
 
+import java.time.Duration;
+
 import bench.spring.error.NotFoundException;
 import bench.spring.error.UpstreamFailedException;
 import bench.spring.error.UpstreamTimeoutException;
@@ -42,10 +44,21 @@ final class StockAnswers {
 		return quantity.intValue();
 	}
 
-	/** A 200 whose body is not JSON, not of a JSON media type, or cut short. */
-	static UpstreamFailedException unreadable(long itemId, Throwable cause) {
+	/**
+	 * A 200 whose body is not JSON, not of a JSON media type, or cut short; or one the client's
+	 * timeout cut while it was read ({@code timedOut}).
+	 */
+	static RuntimeException unreadable(long itemId, Throwable cause, boolean timedOut) {
+		if (timedOut) {
+			return new UpstreamTimeoutException("the stock service did not answer in time for item " + itemId, cause);
+		}
 		return new UpstreamFailedException(
 				"the stock service's answer for item " + itemId + " could not be read as JSON", cause);
+	}
+
+	/** Whether the time since {@code startedNanos} ({@link System#nanoTime()}) reached {@code timeout}. */
+	static boolean outlasted(long startedNanos, Duration timeout) {
+		return System.nanoTime() - startedNanos >= timeout.toNanos();
 	}
 
 	/** No answer: the connection was refused, reset or closed early, or a timeout passed. */

@@ -6,6 +6,7 @@ import reactor.core.publisher.Mono;
 import tools.jackson.databind.JsonNode;
 
 import org.springframework.context.annotation.Profile;
+import org.springframework.core.NestedExceptionUtils;
 import org.springframework.core.codec.CodecException;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
@@ -52,8 +53,10 @@ class WebClientStock implements StockClient {
 			throw StockAnswers.noAnswer(itemId, ex, timedOut);
 		}
 		catch (WebClientException | CodecException ex) {
-			// A body WebClient cannot decode, or a connection closed in the middle of it.
-			throw StockAnswers.unreadable(itemId, ex);
+			// A body WebClient cannot decode, a connection closed in the middle of it, or the response
+			// timeout passing while it was read (then Reactor Netty's ReadTimeoutException is the root).
+			throw StockAnswers.unreadable(itemId, ex,
+					NestedExceptionUtils.getMostSpecificCause(ex) instanceof ReadTimeoutException);
 		}
 		return StockAnswers.quantity(itemId, body);
 	}

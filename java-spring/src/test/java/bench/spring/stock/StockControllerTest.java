@@ -8,6 +8,7 @@ import bench.spring.stock.FakeStockService.Close;
 import bench.spring.stock.FakeStockService.Hang;
 import bench.spring.stock.FakeStockService.Request;
 import bench.spring.stock.FakeStockService.Respond;
+import bench.spring.stock.FakeStockService.Stall;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -237,6 +238,14 @@ class StockControllerTest {
 			long started = System.nanoTime();
 			stock(next).andExpect(status().isOk());
 			assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(TIMEOUT);
+		}
+
+		@Test
+		void isA504WhenTheTimeoutPassesWhileTheBodyIsRead() {
+			// Past the headers the JDK's client has no timeout of its own; Spring's closes the body.
+			long id = upstream.newId();
+			upstream.script(id, new Stall("{\"itemId\":" + id + ",\"quantity\":4}"));
+			assertProblemWithin(() -> stock(id), 504, "Gateway Timeout", TIMEOUT);
 		}
 
 		@Test
