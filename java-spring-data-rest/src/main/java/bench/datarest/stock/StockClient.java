@@ -60,17 +60,21 @@ class StockClient {
 			// after the headers it closes the body under the reader (an IOException, or a body that
 			// could not be read).
 			if (ex.getCause() instanceof HttpTimeoutException || outlasted(started)) {
-				throw new UpstreamTimeoutException("the stock service did not answer in time for item " + itemId, ex);
+				throw noAnswerInTime(itemId, ex);
 			}
 			throw new UpstreamFailedException("the stock service could not be reached for item " + itemId, ex);
 		}
 		catch (RestClientException ex) {
 			if (outlasted(started)) {
-				throw new UpstreamTimeoutException("the stock service did not answer in time for item " + itemId, ex);
+				throw noAnswerInTime(itemId, ex);
 			}
 			throw new UpstreamFailedException("the stock service's answer for item " + itemId + " could not be read as JSON", ex);
 		}
 		return quantity(itemId, body);
+	}
+
+	private static UpstreamTimeoutException noAnswerInTime(long itemId, Throwable cause) {
+		return new UpstreamTimeoutException("the stock service did not answer in time for item " + itemId, cause);
 	}
 
 	private boolean outlasted(long startedNanos) {

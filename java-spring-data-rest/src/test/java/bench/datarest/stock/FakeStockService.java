@@ -172,15 +172,7 @@ final class FakeStockService {
 		Answer answer = this.scripts.getOrDefault(path.substring(path.lastIndexOf('/') + 1), NO_RECORD);
 		switch (answer) {
 			case Close _ -> exchange.close();
-			case Hang _ -> {
-				try {
-					this.never.await(1, TimeUnit.MINUTES);
-				}
-				catch (InterruptedException ex) {
-					Thread.currentThread().interrupt();
-				}
-				exchange.close();
-			}
+			case Hang _ -> closeAtTheEnd(exchange);
 			case Stall stall -> {
 				byte[] body = stall.body().getBytes(StandardCharsets.UTF_8);
 				exchange.getResponseHeaders().set("Content-Type", "application/json");
@@ -188,13 +180,7 @@ final class FakeStockService {
 				OutputStream out = exchange.getResponseBody();
 				out.write(body, 0, body.length / 2);
 				out.flush();
-				try {
-					this.never.await(1, TimeUnit.MINUTES);
-				}
-				catch (InterruptedException ex) {
-					Thread.currentThread().interrupt();
-				}
-				exchange.close();
+				closeAtTheEnd(exchange);
 			}
 			case Respond respond -> {
 				byte[] body = respond.body().getBytes(StandardCharsets.UTF_8);
@@ -206,6 +192,17 @@ final class FakeStockService {
 				}
 			}
 		}
+	}
+
+	/** Keeps the exchange open, answering nothing more, until the JVM ends (or a minute passes). */
+	private void closeAtTheEnd(HttpExchange exchange) {
+		try {
+			this.never.await(1, TimeUnit.MINUTES);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
+		exchange.close();
 	}
 
 }

@@ -6,8 +6,8 @@ import java.util.List;
 
 import tools.jackson.databind.JsonNode;
 
-import org.springframework.boot.restclient.RestTemplateBuilder;
 import org.springframework.beans.factory.annotation.Value;
+import org.springframework.boot.restclient.RestTemplateBuilder;
 import org.springframework.context.annotation.Profile;
 import org.springframework.http.HttpEntity;
 import org.springframework.http.HttpHeaders;
