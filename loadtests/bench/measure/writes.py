@@ -59,10 +59,14 @@ class WriteLog:
                 getattr(self, _SETS[match[1]]).add(int(match[2]))
 
     def agrees_with(self, counted: dict[str, int]) -> None:
-        """The ids logged must be the writes k6 counted, or the check below would prove nothing."""
+        """Every write k6 counted must have its id logged, or the check below would prove nothing.
+        More ids than counts is allowed: a run stopped while requests were in flight (the
+        steady-state warm-up's) can log a 2xx write after k6 has closed the count its summary
+        gives (962 ids against 961 counted in one of CI's smoke runs). Such a write is looked up
+        like any other."""
         for name in COUNTED:
             logged = len(getattr(self, name))
-            if logged != counted[name]:
+            if logged < counted[name]:
                 raise BenchError(
                     f"k6 counted {counted[name]} {name.replace('_', ' ')} with a 2xx but logged "
                     f"{logged} distinct ids; the write check cannot run"
