@@ -25,12 +25,17 @@ def test_its_own_go_tests_pass():
 
 
 def test_it_answers_the_quantity_of_an_item_after_the_delay(service):
-    started = time.monotonic()
-    response = httpx.get(f"{service.url}/stock/12345", timeout=5)
-    elapsed = time.monotonic() - started
-    assert response.status_code == 200 and response.json() == {"itemId": 12345, "quantity": 55}
-    assert response.headers["content-type"] == "application/json"
-    assert 0.020 <= elapsed < 0.5
+    elapsed = []
+    with httpx.Client(timeout=5) as client:
+        for _ in range(5):
+            started = time.monotonic()
+            response = client.get(f"{service.url}/stock/12345")
+            elapsed.append(time.monotonic() - started)
+            assert response.status_code == 200 and response.json() == {"itemId": 12345, "quantity": 55}
+            assert response.headers["content-type"] == "application/json"
+    # Every answer waits out its 20-30 ms; the quickest shows it waits no longer (a slower one
+    # may have waited for a core: ./bench test runs these tests beside the stacks' rows).
+    assert min(elapsed) >= 0.020 and min(elapsed) < 0.5, elapsed
 
 
 def test_an_item_it_does_not_know_is_a_404(service):
