@@ -7,13 +7,14 @@ import json
 import os
 import shutil
 import subprocess
+import sys
 import tarfile
 import time
 from pathlib import Path
 
 import pytest
 
-from bench import manifest, paths, procs, system, tools
+from bench import manifest, paths, procs, system, testing, tools
 from bench.checks import images
 from bench.docker import cycle, engine, session, standins
 from bench.errors import BenchError
@@ -120,12 +121,42 @@ def test_bench_docker_runs_the_whole_suite_and_bench_test_leaves_out_only_the_co
     home, go_gin, conformance_passes
 ):
     cycle.run_stack(FakeEngine(k6_line=K6_OK), go_gin, on_progress=lambda text: None)
-    assert not [word for word in conformance_passes["command"] if word.startswith("--ignore")]
+    assert f"not {cycle.CODE_ONLY_MARKER}" not in conformance_passes["command"]
     outcome = cycle.run_stack(FakeEngine(k6_line=K6_OK), go_gin, on_progress=lambda text: None, whole_suite=False)
-    ignored = [Path(w.split("=", 1)[1]) for w in conformance_passes["command"] if w.startswith("--ignore=")]
-    assert sorted(p.name for p in ignored) == sorted(cycle.CODE_ONLY_MODULES)
-    assert all(p.is_file() for p in ignored), "a module left out must exist, or nothing is left out"
-    assert outcome.conformance is not None and "without the parameter cases" in outcome.conformance.summary
+    command = conformance_passes["command"]
+    assert command[command.index(f"not {cycle.CODE_ONLY_MARKER}") - 1] == "-m"
+    assert outcome.conformance is not None and "without the code-only cases" in outcome.conformance.summary
+
+
+def collected(*args: str) -> set[str]:
+    """The conformance cases pytest collects with `args`, as module::function."""
+    done = subprocess.run(
+        [sys.executable, "-m", "pytest", str(testing.CONFORMANCE_SUITE), "--collect-only", "-q", *args],
+        cwd=paths.ROOT,
+        env={**os.environ, "CONFORMANCE_DIALECT": "api", "PYTHONDONTWRITEBYTECODE": "1"},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    return {line.split("[")[0].replace("spec/conformance/", "") for line in done.stdout.splitlines() if "::" in line}
+
+
+def test_the_docker_path_leaves_out_only_code_only_cases_and_keeps_what_touches_the_image():
+    every, kept = collected(), collected("-m", f"not {cycle.CODE_ONLY_MARKER}")
+    left_out = every - kept
+    assert left_out, "the marker leaves nothing out: is it still spelled as cycle.CODE_ONLY_MARKER?"
+    assert {"test_params.py", "test_fuzzer_paths.py"} <= {case.split("::")[0] for case in left_out}
+    for case in (
+        "test_resilience.py::test_database_outage_and_recovery",
+        "test_bodies.py::test_body_of_exactly_1_mib_is_read",
+        "test_stock.py::test_the_quantity_is_answered",
+        "test_stock.py::test_an_upstream_that_does_not_answer_is_504_after_the_timeout",
+        "test_stock.py::test_a_burst_is_served_on_the_pool",
+        "test_items.py::test_unicode_description_round_trip",
+        "test_concurrency.py::test_racing_item_creates_have_one_winner",
+    ):
+        assert case in kept, case
 
 
 def test_the_conformance_suite_gets_the_published_port_and_the_database_controls(home, go_gin, conformance_passes):

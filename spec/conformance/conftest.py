@@ -28,6 +28,11 @@ _ORDER = ("test_read", "test_hal_read", "test_params", "test_hal_params", "test_
 
 def pytest_configure(config):
     config.addinivalue_line("markers", "resilience: stops and restarts PostgreSQL")
+    config.addinivalue_line(
+        "markers",
+        "code_only: judges a request, or the stock upstream's answer, in the stack's code alone, before "
+        "PostgreSQL or the network has a say: the same wherever the code runs (the Docker path leaves "
+        "these out, as the stack has just passed them natively)")
     for name in dialects.NAMES:
         config.addinivalue_line("markers", f"{name}: a case of the {name} dialect only (CONFORMANCE_DIALECT)")
 

@@ -20,6 +20,7 @@ def body_of_size(size: int) -> bytes:
     return head + b"n" * (size - len(head) - len(tail)) + tail
 
 
+@pytest.mark.code_only
 @pytest.mark.api
 @pytest.mark.parametrize("method,path", WRITES)
 @pytest.mark.parametrize("content_type", [None, "text/plain", "application/x-www-form-urlencoded",
@@ -33,6 +34,7 @@ def test_writes_without_json_content_type_are_415(client, method, path, content_
     assert_problem(response, 415)
 
 
+@pytest.mark.code_only
 @pytest.mark.api
 @pytest.mark.parametrize("content_type", ["application/json; charset=utf-8", "application/json;charset=UTF-8",
                                           "Application/JSON"])
@@ -48,6 +50,7 @@ def test_body_over_1_mib_is_413(client, method, path):
     assert_problem(client.request(method, path, content=body_of_size(MIB + 1), headers=JSON), 413)
 
 
+@pytest.mark.code_only
 @pytest.mark.api
 def test_content_type_comes_before_size(client):
     assert_problem(client.post("/categories", content=body_of_size(MIB + 1),
@@ -76,12 +79,14 @@ def test_chunked_body_is_read(client):
     assert assert_json(response, 201)["name"] == "sent in chunks"
 
 
+@pytest.mark.code_only
 @pytest.mark.parametrize("method,path", WRITES)
 @pytest.mark.parametrize("raw", [b"", b"{", b'{"code": "X",}', b"{'code': 'X'}", b"nul", b"[1, 2", b"{} x"])
 def test_unparseable_json_is_400(client, dialect, method, path, raw):
     dialect.assert_error(client.request(method, path, content=raw, headers=JSON), 400)
 
 
+@pytest.mark.code_only
 @pytest.mark.api
 @pytest.mark.parametrize("method,path", WRITES)
 @pytest.mark.parametrize("raw", [b'{"code": "X"} trailing', b'\xff\xfe{"code"}', b'{"code": "X", "name": "y"'])
@@ -89,6 +94,7 @@ def test_trailing_data_a_bom_or_a_cut_body_is_400(client, method, path, raw):
     assert_problem(client.request(method, path, content=raw, headers=JSON), 400)
 
 
+@pytest.mark.code_only
 @pytest.mark.api
 @pytest.mark.parametrize("method,path", WRITES)
 @pytest.mark.parametrize("raw", [b"null", b"[]", b'[{"code": "X", "name": "y"}]', b'"x"', b"42", b"true"])
@@ -139,6 +145,7 @@ def test_keep_alive_serves_several_requests_on_one_connection(base_url, dialect)
     "multipart/form-data", "multipart/form-data; boundary=x", "multipart/mixed",
     ";;", "no/such; =", "application/json;;", "application/json; charset",
 ])
+@pytest.mark.code_only
 def test_fuzzer_only_content_types_on_writes_never_5xx(client, dialect, method, path, content_type):
     body = json.dumps({"code": "X", "sku": "X"}).encode()
     before = dialect.totals(client)
@@ -149,6 +156,7 @@ def test_fuzzer_only_content_types_on_writes_never_5xx(client, dialect, method, 
     assert_still_serving(client)
 
 
+@pytest.mark.code_only
 @pytest.mark.parametrize("method,path", WRITES)
 def test_a_real_multipart_body_never_5xx(client, method, path):
     body = (b"--b0undary\r\nContent-Disposition: form-data; name=\"code\"\r\n\r\nX\r\n"
@@ -161,6 +169,7 @@ def test_a_real_multipart_body_never_5xx(client, method, path):
     assert_still_serving(client)
 
 
+@pytest.mark.code_only
 @pytest.mark.parametrize("method", ["TRACE", "CONNECT", "PRI"])
 @pytest.mark.parametrize("path", ["/items", "/items/1", "nested", "/health"])
 def test_a_body_on_trace_connect_or_pri_never_5xx(client, base_url, dialect, method, path):

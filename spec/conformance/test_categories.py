@@ -120,6 +120,7 @@ def test_lengths_count_code_points(client):
     ({"code": "A\u0000B", "name": "x"}, {"code"}),
     ({"code": "X", "name": "nul \u0000 inside"}, {"name"}),
 ])
+@pytest.mark.code_only
 def test_invalid_category_is_422(client, body, fields):
     before = totals(client)
     assert_problem(post(client, "/categories", body), 422, fields)
@@ -135,6 +136,7 @@ def test_maximum_lengths_are_accepted(client):
     assert len(body["code"]) == 32 and len(body["name"]) == 128
 
 
+@pytest.mark.code_only
 def test_invalid_body_comes_before_absent_category(client):
     assert_problem(put(client, "/categories/999999999", {"code": ""}), 422, {"code", "name"})
 

@@ -7,6 +7,8 @@ import pytest
 
 from helpers import assert_never_5xx, assert_still_serving, fuzzer_only
 
+pytestmark = pytest.mark.code_only
+
 
 @pytest.mark.parametrize("path", ["/items/%2F", "/items/%5C", "/items/%00", "/categories/1%5C", "/categories/%2F/items",
                                   "/items/1%5C2"])

@@ -8,7 +8,7 @@ from hal import (INLINE, assert_empty, assert_hal, assert_message, assert_page, 
 from helpers import JSON, assert_never_5xx, assert_still_serving, fuzzer_only, padded_target, raw_get
 
 # The HAL dialect only (spec/hal.md): run when CONFORMANCE_DIALECT=hal.
-pytestmark = pytest.mark.hal
+pytestmark = [pytest.mark.hal, pytest.mark.code_only]
 
 
 @pytest.mark.parametrize("path", ["/nope", "/item", "/items/", "/categories/", "/ITEMS", "/items/1/",

@@ -139,6 +139,7 @@ def test_constraint_violations_answer_by_what_was_written(client, item):
     assert assert_json(client.get(f"/items/{item['id']}"), 200) == moved
 
 
+@pytest.mark.code_only
 def test_invalid_body_comes_before_absent_item(client):
     assert_problem(put(client, "/items/999999999", {"sku": "x"}), 422, {"name", "price", "stock", "categoryId"})
 
@@ -197,6 +198,7 @@ def test_a_price_is_judged_and_returned_by_its_exact_value(client, category, raw
     "100000000", "1e8", "99999999.990000000001", "1e400", "1e-400", "-1e400", "12345678901234567890",
     "0.0000000000000000000000000000001",
 ])
+@pytest.mark.code_only
 def test_a_price_outside_the_rule_by_its_exact_value_is_422(client, item, raw_price):
     before = totals(client)
     response = client.post("/items", content=raw_item(unique("EXACT"), item["categoryId"], raw_price), headers=JSON)
@@ -252,6 +254,7 @@ VALID_BASE = {"sku": "V", "name": "n", "price": 1, "stock": 1, "categoryId": 1}
     ({"sku": "", "name": None, "price": "x", "stock": -5, "categoryId": "c", "description": 1},
      {"sku", "name", "price", "stock", "categoryId", "description"}),
 ])
+@pytest.mark.code_only
 def test_invalid_item_is_422(client, changes, fields):
     body = dict(VALID_BASE, sku=unique("V"))
     body.update(changes)
@@ -262,6 +265,7 @@ def test_invalid_item_is_422(client, changes, fields):
     assert client.get("/items/1").json()["sku"] == "SKU-000001"
 
 
+@pytest.mark.code_only
 @pytest.mark.parametrize("missing", ["sku", "name", "price", "stock", "categoryId"])
 def test_missing_required_field_is_422(client, missing):
     body = {k: v for k, v in dict(VALID_BASE, sku=unique("V")).items() if k != missing}

@@ -7,7 +7,7 @@ from helpers import (JSON, assert_json, assert_never_5xx, assert_problem, assert
                      assert_seeded_item, assert_still_serving, fuzzer_only, padded_target, raw_get)
 
 # spec/API.md's dialect only: run when CONFORMANCE_DIALECT=api (the default).
-pytestmark = pytest.mark.api
+pytestmark = [pytest.mark.api, pytest.mark.code_only]
 
 BAD_IDS = ["abc", "1.5", "1e3", "99999999999999999999", "9223372036854775808", "-9223372036854775809", "%20"]
 

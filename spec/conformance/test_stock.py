@@ -52,6 +52,7 @@ def test_the_quantity_is_answered(client, upstream):
     assert "application/json" in asked.accept, f"the upstream was asked with Accept: {asked.accept!r}"
 
 
+@pytest.mark.code_only
 @pytest.mark.parametrize("value", [0, 2_147_483_647])
 def test_quantities_at_the_bounds(client, upstream, value):
     item = upstream.new_id()
@@ -59,6 +60,7 @@ def test_quantities_at_the_bounds(client, upstream, value):
     assert_stock(stock(client, item), item, value)
 
 
+@pytest.mark.code_only
 def test_the_item_id_answered_is_the_one_asked_whatever_the_upstream_says(client, upstream):
     item = upstream.new_id()
     upstream.script(item, json_answer({"itemId": 7, "quantity": 12}))
@@ -79,6 +81,7 @@ def test_an_answer_within_the_timeout_is_served(client, upstream):
     assert_stock(stock(client, item), item, 9)
 
 
+@pytest.mark.code_only
 @pytest.mark.parametrize("written", ["+{}", "%2B{}", "00{}"])
 def test_the_upstream_is_asked_for_the_canonical_id(client, upstream, written):
     item = upstream.new_id()
@@ -87,6 +90,7 @@ def test_the_upstream_is_asked_for_the_canonical_id(client, upstream, written):
     assert [a.path for a in upstream.asked(item)] == [f"/stock/{item}"]
 
 
+@pytest.mark.code_only
 def test_a_negative_id_is_asked_for_as_it_is(client, upstream):
     # The stack does not judge whether an id names an item: the upstream does.
     item = -upstream.new_id()
@@ -94,6 +98,7 @@ def test_a_negative_id_is_asked_for_as_it_is(client, upstream):
     assert_stock(stock(client, item), item, 4)
 
 
+@pytest.mark.code_only
 @pytest.mark.parametrize("bad", ["abc", "1.5", "99999999999999999999", "%20", "0x10", "1_0", "+"])
 def test_an_id_that_is_not_an_integer_is_400_and_the_upstream_is_not_asked(client, upstream, bad):
     before = len(upstream.asked())
@@ -107,6 +112,7 @@ def test_no_stock_record_is_404(client, upstream):
     assert_problem(stock(client, item), 404)
 
 
+@pytest.mark.code_only
 @pytest.mark.parametrize("status", [400, 401, 409, 429, 500, 503])
 def test_any_other_status_of_the_upstream_is_502_asked_once(client, upstream, status):
     item = upstream.new_id()
@@ -115,6 +121,7 @@ def test_any_other_status_of_the_upstream_is_502_asked_once(client, upstream, st
     assert len(upstream.asked(item)) == 1, "no retries: the upstream is asked once"
 
 
+@pytest.mark.code_only
 def test_a_redirect_is_not_followed(client, upstream):
     item, elsewhere = upstream.new_id(), upstream.new_id()
     upstream.script(elsewhere, quantity(elsewhere, 8))
@@ -123,6 +130,7 @@ def test_a_redirect_is_not_followed(client, upstream):
     assert upstream.asked(elsewhere) == [], "the stack followed the upstream's redirect"
 
 
+@pytest.mark.code_only
 @pytest.mark.parametrize(
     "body, content_type",
     [
@@ -138,6 +146,7 @@ def test_a_body_that_is_not_json_is_502(client, upstream, body, content_type):
     assert_problem(stock(client, item), 502)
 
 
+@pytest.mark.code_only
 @pytest.mark.parametrize("body", [[{"quantity": 5}], [], "5", 5, None, True])
 def test_json_that_is_not_an_object_is_502(client, upstream, body):
     item = upstream.new_id()
@@ -145,6 +154,7 @@ def test_json_that_is_not_an_object_is_502(client, upstream, body):
     assert_problem(stock(client, item), 502)
 
 
+@pytest.mark.code_only
 @pytest.mark.parametrize("value", ["5", 1.5, -1, 2_147_483_648, True, None, {"value": 5}, [5]])
 def test_an_invalid_quantity_is_502(client, upstream, value):
     item = upstream.new_id()
@@ -152,6 +162,7 @@ def test_an_invalid_quantity_is_502(client, upstream, value):
     assert_problem(stock(client, item), 502)
 
 
+@pytest.mark.code_only
 def test_a_missing_quantity_is_502(client, upstream):
     item = upstream.new_id()
     upstream.script(item, json_answer({"itemId": item, "stock": 5}))
@@ -190,6 +201,7 @@ def test_a_refused_connection_is_502_and_the_stack_recovers(client, upstream):
     assert_stock(stock(client, after), after, 2)
 
 
+@pytest.mark.code_only
 @pytest.mark.parametrize("method", ["POST", "PUT", "DELETE", "PATCH"])
 def test_other_methods_are_405_with_allow(client, upstream, method):
     item = upstream.new_id()

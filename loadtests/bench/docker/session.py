@@ -68,7 +68,7 @@ def ready(
 
 def run(selected: list[Stack], on_progress: Callable[[str], object], *, whole_suite: bool = True) -> Report:
     """Every selected stack through the Docker path; the daemon stopped afterwards if started here.
-    `whole_suite=False` leaves out the conformance cases of the code alone (cycle.CODE_ONLY_MODULES)."""
+    `whole_suite=False` leaves out the conformance cases of the code alone (cycle.CODE_ONLY_MARKER)."""
     _check_services(selected)
     report = Report()
     started = time.monotonic()

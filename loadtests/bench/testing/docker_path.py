@@ -29,7 +29,7 @@ def run_docker_checks(stacks: list[str] | None = None) -> StackResult:
 
 def run_docker_path(selected: list[Stack]) -> list[StackResult]:
     """`./bench docker` for `selected`, one result row per stack, without the conformance cases
-    that the stack has just passed natively and that test its code alone (cycle.CODE_ONLY_MODULES);
+    that the stack has just passed natively and that test its code alone (cycle.CODE_ONLY_MARKER);
     when this machine cannot run it (not root on Debian, no daemon), one failed-free row that says
     so, loudly."""
     reason = session.available()
