@@ -38,8 +38,8 @@ def test(impls: tuple[str, ...], smoke: bool, docker: bool) -> None:
     `./bench run go-gin --profile smoke` up the first three rates of each ladder, its raw JSON
     checked against the schema, `./bench docker` for the same stacks (after every measurement,
     so that no daemon is busy during one; skipped loudly where it cannot run: not root on Debian
-    and no daemon; without the conformance cases of parameter parsing, which test the code alone
-    and have just passed), the checks of compose.yaml and of the stacks' Dockerfiles, and the
+    and no daemon; without the conformance cases marked code_only, which test the code alone and
+    have just passed), the checks of compose.yaml and of the stacks' Dockerfiles, and the
     runner's own tests; ruff and mypy check the runner's code first, and kustomize with
     kubeconform the manifests of deploy/k8s/. While the stacks' rows run, k6, oha and the Docker
     images are built ahead at the lowest priority (.bench/logs/prefetch.log), and the smoke
