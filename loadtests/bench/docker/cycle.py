@@ -38,10 +38,10 @@ DOCKER_CLIENT_VARIABLES = ("DOCKER_HOST", "DOCKER_CONTEXT", "DOCKER_CONFIG", "DO
 # alone: how parameters and bodies are parsed, which field a 422 names, which status an
 # upstream's answer comes to: 523 of the api dialect's 665 cases. Without them the cases of the
 # ten stacks' conformance runs there took 5.9 minutes instead of 8.2 (warm CI runs of
-# 2026-11-27), and the code has just passed them natively, built from the same sources. Everything that touches
-# the image and its wiring stays: bodies up to 1 MiB under the container's memory cap, writes
-# and reads through PostgreSQL, the stock upstream across the compose network, PostgreSQL's
-# restart, concurrency and the pools on the container's one CPU.
+# 2026-11-27), and the code has just passed them natively, built from the same sources.
+# Everything that touches the image and its wiring stays: bodies up to 1 MiB under the
+# container's memory cap, writes and reads through PostgreSQL, the stock upstream across the
+# compose network, PostgreSQL's restart, concurrency and the pools on the container's one CPU.
 CODE_ONLY_MARKER = "code_only"
 _K6_LINE = re.compile(rf"{SMOKE_SCENARIO} @ \d+ VUs: (\d+) req/s, p99 ([\d.]+|-) ms, (\d+) unexpected statuses")
 
