@@ -330,14 +330,17 @@ def test_a_commit_is_dirty_for_changed_code_not_for_changed_results(tmp_path, mo
 
     git("init", "-q")
     (tmp_path / "results").mkdir()
-    (tmp_path / "results" / "results.md").write_text("old\n")
+    (tmp_path / "results" / "run1.json").write_text("old\n")
+    (tmp_path / "results.md").write_text("old\n")
     (tmp_path / "app.py").write_text("old\n")
     git("add", ".")
     git("commit", "-qm", "first")
     monkeypatch.setattr(paths, "ROOT", tmp_path)
     clean = environment.git_commit()
     assert clean is not None and len(clean) == 40
-    (tmp_path / "results" / "results.md").write_text("new\n")  # what a run writes
+    # What a run writes: a raw file, and results.md beside results/ (paths.result_paths).
+    (tmp_path / "results" / "run1.json").write_text("new\n")
+    (tmp_path / "results.md").write_text("new\n")
     assert environment.git_commit() == clean
     (tmp_path / "app.py").write_text("new\n")
     assert environment.git_commit() == clean + "-dirty"

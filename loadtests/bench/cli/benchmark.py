@@ -84,7 +84,7 @@ if TYPE_CHECKING:
     help="Keep the records the output already has from this commit (same profile, stack or "
     "ceiling, scenario and run number; failed ones are run again) and run only the rest: a run "
     "cut short by Ctrl-C or a session's end goes on where it stopped. The tree must have no "
-    "change outside results/.",
+    "change outside results/ and results.md.",
 )
 @click.option(
     "--output",

@@ -50,15 +50,20 @@ def os_name() -> str:
     return platform.system()
 
 
+# Pathspecs of what a run writes: its raw files and charts, and results.md beside them.
+RUN_OUTPUT = (":(exclude)results", ":(exclude)results.md")
+
+
 def git_commit() -> str | None:
-    """HEAD, with "-dirty" if a tracked file outside results/ has changed: what a run writes
-    there (raw files, results.md) is its output, not the code that measured it, so a run that
-    goes on from an earlier one's uncommitted records (--resume) names the same commit."""
+    """HEAD, with "-dirty" if a tracked file other than results.md and those under results/ has
+    changed: what a run writes there (results.md, raw files, charts) is its output, not the code
+    that measured it, so a run that goes on from an earlier one's uncommitted records (--resume)
+    names the same commit, even after a run that wrote results.md with a record failed."""
     commit = _first_line(["git", "-C", str(paths.ROOT), "rev-parse", "HEAD"])
     if commit is None or len(commit) != 40:
         return None
     dirty = subprocess.run(
-        ["git", "-C", str(paths.ROOT), "status", "--porcelain", "--untracked-files=no", "--", ".", ":(exclude)results"],
+        ["git", "-C", str(paths.ROOT), "status", "--porcelain", "--untracked-files=no", "--", ".", *RUN_OUTPUT],
         capture_output=True,
         text=True,
     ).stdout.strip()

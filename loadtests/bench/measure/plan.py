@@ -116,11 +116,12 @@ def measured_in(stack: Stack) -> tuple[str, ...] | None:
 
 def kept_records(raw_dir: Path, commit: str | None) -> dict[JobKey, RawResult]:
     """The records in `raw_dir` that a run of `commit` can go on from: measured at that commit,
-    not failed. A tree with changes outside results/ has no commit to go on from."""
+    not failed. A tree with changes outside results/ and results.md has no commit to go on
+    from."""
     if commit is None or commit.endswith("-dirty"):
         raise BenchError(
             "--resume keeps records only of the commit that measures the rest, and this tree has changes "
-            "outside results/ (or is not a git checkout): commit or stash them first"
+            "outside results/ and results.md (or is not a git checkout): commit or stash them first"
         )
     kept: dict[JobKey, RawResult] = {}
     for path in sorted(raw_dir.glob("*.json")) if raw_dir.is_dir() else []:
