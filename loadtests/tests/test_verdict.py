@@ -66,6 +66,9 @@ def test_fault_must_be_recovered_quickly_with_only_503s_and_no_hang():
         fault=dict(outage, recovered_within_s=None),
     )
     assert len(verdict([bad]).problems) == 3
+    assert verdict([ok, bad]).summary == (
+        "2 runs, 0 failed, 1 unexpected statuses, 60 503s during the outage, 0 lost writes"
+    )
 
 
 def test_soak_growth_is_a_problem_only_in_the_soak_profile():

@@ -53,13 +53,16 @@ def verdict(results: list[RawResult], *, ladder: bool = False) -> Verdict:
             slowest = max(((s.latency_ms.max if s.latency_ms else None) or 0) for s in r.stages)
             if slowest > HANG_LIMIT_MS:
                 problems.append(f"{name}: a request hung for {slowest / 1000:.1f} s during the outage")
-    errors = sum(s.error_count for r in results for s in r.stages)
+    # In a fault run the outage's 503s are what the run asks for: counted apart, not as unexpected.
+    outage_503s = sum(s.errors.get("503", 0) for r in results if r.fault is not None for s in r.stages)
+    errors = sum(s.error_count for r in results for s in r.stages) - outage_503s
     lost = sum(_lost(r) for r in results)
     failed = sum(1 for r in results if r.failed)
     # A --target run cannot look its writes up: it says so rather than count none lost.
     checked = any(r.target is None for r in results) or not results
     lost_part = f"{lost} lost writes" if checked else "lost writes not checked (the database is elsewhere)"
-    summary = f"{len(results)} runs, {failed} failed, {errors} unexpected statuses, {lost_part}"
+    outage_part = f", {outage_503s} 503s during the outage" if any(r.fault is not None for r in results) else ""
+    summary = f"{len(results)} runs, {failed} failed, {errors} unexpected statuses{outage_part}, {lost_part}"
     return Verdict(summary, problems)
 
 
