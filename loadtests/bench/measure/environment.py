@@ -50,10 +50,6 @@ def os_name() -> str:
     return platform.system()
 
 
-# Pathspecs of what a run writes: its raw files and charts, and results.md beside them.
-RUN_OUTPUT = (":(exclude)results", ":(exclude)results.md")
-
-
 def git_commit() -> str | None:
     """HEAD, with "-dirty" if a tracked file other than results.md and those under results/ has
     changed: what a run writes there (results.md, raw files, charts) is its output, not the code
@@ -62,8 +58,11 @@ def git_commit() -> str | None:
     commit = _first_line(["git", "-C", str(paths.ROOT), "rev-parse", "HEAD"])
     if commit is None or len(commit) != 40:
         return None
+    # Where a published run writes (paths.result_paths), so that the two cannot drift apart again.
+    published = paths.result_paths("quick")
+    run_output = [f":(exclude){p.relative_to(paths.ROOT)}" for p in (published.output, published.target)]
     dirty = subprocess.run(
-        ["git", "-C", str(paths.ROOT), "status", "--porcelain", "--untracked-files=no", "--", ".", *RUN_OUTPUT],
+        ["git", "-C", str(paths.ROOT), "status", "--porcelain", "--untracked-files=no", "--", ".", *run_output],
         capture_output=True,
         text=True,
     ).stdout.strip()

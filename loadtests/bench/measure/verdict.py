@@ -12,6 +12,8 @@ from bench.records import RawResult
 # request may hang during the outage.
 RECOVERY_LIMIT_S = 5
 HANG_LIMIT_MS = 10_000
+# What a stack answers while PostgreSQL is down: in a fault run, the answer the run asks for.
+OUTAGE_STATUS = "503"
 
 
 @dataclass
@@ -47,21 +49,21 @@ def verdict(results: list[RawResult], *, ladder: bool = False) -> Verdict:
                 problems.append(
                     f"{name}: not serving again within {RECOVERY_LIMIT_S} s of PostgreSQL's restart ({recovered})"
                 )
-            other = {k: v for s in r.stages for k, v in s.errors.items() if k != "503"}
+            other = {k: v for s in r.stages for k, v in s.errors.items() if k != OUTAGE_STATUS}
             if other:
                 problems.append(f"{name}: statuses other than 503 during the outage: {other}")
             slowest = max(((s.latency_ms.max if s.latency_ms else None) or 0) for s in r.stages)
             if slowest > HANG_LIMIT_MS:
                 problems.append(f"{name}: a request hung for {slowest / 1000:.1f} s during the outage")
-    # In a fault run the outage's 503s are what the run asks for: counted apart, not as unexpected.
-    outage_503s = sum(s.errors.get("503", 0) for r in results if r.fault is not None for s in r.stages)
+    faults = [r for r in results if r.fault is not None]
+    outage_503s = sum(s.errors.get(OUTAGE_STATUS, 0) for r in faults for s in r.stages)
     errors = sum(s.error_count for r in results for s in r.stages) - outage_503s
     lost = sum(_lost(r) for r in results)
     failed = sum(1 for r in results if r.failed)
     # A --target run cannot look its writes up: it says so rather than count none lost.
     checked = any(r.target is None for r in results) or not results
     lost_part = f"{lost} lost writes" if checked else "lost writes not checked (the database is elsewhere)"
-    outage_part = f", {outage_503s} 503s during the outage" if any(r.fault is not None for r in results) else ""
+    outage_part = f", {outage_503s} 503s during the outage" if faults else ""
     summary = f"{len(results)} runs, {failed} failed, {errors} unexpected statuses{outage_part}, {lost_part}"
     return Verdict(summary, problems)
 
