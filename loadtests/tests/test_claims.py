@@ -15,7 +15,7 @@ from bench.errors import BenchError
 from bench.records import RawResult
 from bench.report.claims import Claim, judge, load_claims
 from bench.report.figures import Cell
-from bench.report.pairs import ratio, shared_rate
+from bench.report.pairs import METRICS, ratio, shared_rate
 from bench.report.site import site_data
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -79,15 +79,33 @@ def test_a_ratios_spread_spans_every_pair_of_runs_and_includes_1_when_their_rang
     assert ratio([], [1.0]) is None and ratio([1.0], [None]) is None
 
 
-def test_costs_are_compared_at_the_highest_rate_both_held_in_every_run_at_full_length():
+def test_costs_are_compared_at_the_highest_ladder_rate_both_held_in_every_run():
     found = cells([run("a", 1, 1000.0), run("a", 2, 630.0), run("b", 1, 400.0), run("b", 2, 630.0)])["join-filter"]
     assert shared_rate([found["a"], found["b"]]) == 400.0
-    # A probe held at 630 says where to look, not what a run holds.
-    probed = run("b", 1, 400.0)
-    probed["ladder"]["steps"].append(dict(ladder_step(630.0), probe=True))
-    found = cells([run("a", 1, 1000.0), probed])["join-filter"]
-    assert shared_rate([found["a"], found["b"]]) == 400.0
     assert shared_rate([]) is None
+
+
+def test_a_probe_of_the_ladder_counts_but_a_bisection_rate_does_not():
+    """A method v3 ladder probes the scenario's rates and runs full-length steps only from the
+    bisection's rate up, which differs from run to run: two rows share a ladder rate their probes
+    held, and its figures come from the probe unless a full-length step ran there."""
+    a, b = run("a", 1, 400.0, cpu_ms=0.5), run("b", 1, 400.0, cpu_ms=0.4)
+    for r, bisected in ((a, 520.0), (b, 480.0)):
+        steps = r["ladder"]["steps"]
+        for step in steps:
+            step["probe"] = True
+        steps.append(dict(ladder_step(bisected, cpu_ms=0.9), probe=False))
+        r["ladder"]["capacity_rps"] = bisected
+    found = cells([a, b])["join-filter"]
+    assert shared_rate([found["a"], found["b"]]) == 400.0
+    assert METRICS["app-cpu"].values(found["a"], 400.0) == [0.5]
+    # Where a full-length step ran at the rate too, its figures are the ones compared.
+    a["ladder"]["steps"].append(dict(ladder_step(400.0, cpu_ms=0.45), probe=False))
+    found = cells([a, b])["join-filter"]
+    assert METRICS["app-cpu"].values(found["a"], 400.0) == [0.45]
+    # A run that held no rate leaves the pair none to compare at.
+    found = cells([a, b, run("b", 2, None)])["join-filter"]
+    assert shared_rate([found["a"], found["b"]]) is None
 
 
 @pytest.mark.parametrize(
@@ -98,6 +116,7 @@ def test_costs_are_compared_at_the_highest_rate_both_held_in_every_run_at_full_l
         ({}, [630.0, 1000.0], [400.0, 630.0], "no difference within spread", "includes 1"),
         ({"expected": "same"}, [630.0, 1000.0], [400.0, 630.0], "holds", "includes 1"),
         ({"expected": "same", "within": 0.05}, [1000.0], [400.0], "does not hold", "beyond 5%"),
+        ({"expected": "same"}, [1000.0], [400.0], "does not hold", "lies above 1."),
         ({"rows": ["a", "a@missing"]}, [1000.0], [400.0], "not measured yet", "no raw file holds a@missing"),
         ({"scenarios": ["outbound"]}, [1000.0], [400.0], "not measured yet", "in outbound yet"),
     ],
@@ -131,7 +150,7 @@ def test_a_claim_over_several_scenarios_fails_where_one_fails_and_says_which_wer
     records += [run("a", 1, 250.0, scenario="read-heavy"), run("b", 1, 630.0, scenario="read-heavy")]
     judged = judge(claim(scenarios=["join-filter", "read-heavy", "outbound"]), cells(records))
     assert judged.verdict == "does not hold" and judged.reason.startswith("on read-heavy")
-    assert "(outbound not measured yet)" in judged.reason
+    assert "(outbound: not measured yet)" in judged.reason
 
 
 def test_per_request_figures_are_compared_at_the_shared_rate_and_need_those_figures():
@@ -143,6 +162,19 @@ def test_per_request_figures_are_compared_at_the_shared_rate_and_need_those_figu
     # Records written before the sampler have no threads: not measured, and said why.
     old = judge(claim(metric="threads"), cells([run("a", 1, 1000.0), run("b", 1, 630.0)]))
     assert old.verdict == "not measured yet" and "have no peak threads" in old.reason
+
+
+def test_a_row_that_held_no_rate_is_measured_but_not_compared_per_request():
+    records = [run("a", 1, 630.0), run("b", 1, None), run("b", 2, 400.0)]
+    judged = judge(claim(metric="sql"), cells(records))
+    assert judged.verdict == "no rate both held"
+    assert judged.reason == "a and b held no rate in common in join-filter."
+    # Its capacity is still compared: a run that held no rate counts as 0 req/s.
+    assert judge(claim(), cells(records)).verdict == "holds"
+    # Beside a scenario that was measured, the one without a rate is named with its reason.
+    records += [run("a", 1, 630.0, sql=3.0, scenario="read-heavy"), run("b", 1, 250.0, scenario="read-heavy")]
+    both = judge(claim(metric="sql", scenarios=["join-filter", "read-heavy"]), cells(records))
+    assert both.verdict == "holds" and "(join-filter: no rate both held)" in both.reason
 
 
 def test_claims_are_data_and_a_broken_one_is_named(tmp_path):
@@ -260,9 +292,11 @@ def test_the_published_raw_files_render_and_answer_the_study_s_ratios(tmp_path):
     section = text[text.index("## Claims") :]
     row = next(line for line in section.splitlines() if "study-read-heavy-mvc-jersey" in line)
     assert "read-heavy: " in row and "not measured yet" not in row
-    assert "## Variants" not in text
-    # Nothing of a claim lost its row.
+    # The publication measured every row every claim names, variants included.
+    assert "_not measured yet_" not in section
     assert section.count("| **") >= len(load_claims())
+    variants = text[text.index("## Variants") :]
+    assert "| @n-plus-one: " in variants and "| @jdbc-bounded-elastic: " in variants
 
 
 def test_a_record_with_its_resources_conforms_to_the_schema():

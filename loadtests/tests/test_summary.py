@@ -8,7 +8,10 @@ from test_report import laddered, record, write
 
 from bench import paths, report
 from bench.errors import BenchError
+from bench.records import RawResult
+from bench.report.figures import Cell
 from bench.report.quotes import bare_figures
+from bench.report.summary import bound_of
 
 
 def join(name, run, held, failed, **extra):
@@ -91,6 +94,18 @@ def test_the_summary_says_what_bound_each_scenario(tmp_path):
     bounds = text[text.index("What bounds each scenario") :].split("\n\n")[0]
     assert "- **join-filter** (400–1,000 req/s): the app at its core for 2; every rate held for 1." in bounds
     assert "- **heavy-body** (250–400 req/s): the app at its core for 3." in bounds
+
+
+def test_runs_bound_by_different_roles_in_equal_numbers_give_the_first_runs_bound():
+    """Three runs, three bounds: the first run's, in every rendering (a set's order changes with
+    each process's string hashing)."""
+    runs = []
+    for number, bound in enumerate(["postgres+loadgen", "app", "none"], 1):
+        r = laddered("java-jersey", number, [250.0], 400.0)
+        r["ladder"]["steps"][-1]["cpu"]["bound_by"] = [] if bound == "none" else [bound]
+        runs.append(RawResult.model_validate(r))
+    assert bound_of(Cell(runs)) == "postgres+loadgen"
+    assert bound_of(Cell(runs[1:])) == "app"
 
 
 def test_the_study_ratios_stand_beside_ours(tmp_path):

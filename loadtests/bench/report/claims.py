@@ -11,10 +11,14 @@ Per scenario, the two rows' ratio over their runs (bench.report.pairs.ratio, who
   does not hold;
 - within (one row): holds when every run's figure lies inside the bounds, does not hold when none
   does, no difference within spread when the runs fall on both sides;
-- not measured yet: a row has no raw file of the scenario (or none with the figure).
+- not measured yet: a row has no raw file of the scenario (or none with the figure);
+- no rate both held: both rows were measured, but a figure per request needs a rate both held in
+  every run, and a run of one of them held none that the other's runs all held.
 
 Over its scenarios, a claim does not hold if it does not hold in one of them, holds if it holds in
-every one measured, is not measured yet if none was, and shows no difference within spread else.
+every one measured, shows no difference within spread if it shows that in one and fails in none;
+where none was measured it is no rate both held if that is why in every scenario, else not
+measured yet.
 """
 
 from __future__ import annotations
@@ -35,7 +39,8 @@ from bench.report.pairs import METRICS, fmt_ratio, ratio, shared_rate
 CLAIMS_PATH = paths.ROOT / "docs" / "claims.toml"
 
 Expected = Literal["higher", "lower", "same", "within"]
-Verdict = Literal["holds", "does not hold", "no difference within spread", "not measured yet"]
+Verdict = Literal["holds", "does not hold", "no difference within spread", "no rate both held", "not measured yet"]
+UNMEASURED: tuple[Verdict, ...] = ("no rate both held", "not measured yet")
 
 
 class Claim(BaseModel):
@@ -96,7 +101,7 @@ class Measured:
     rate: float | None
     verdict: Verdict
     why_not: str | None
-    """Why it is not measured here: no raw file of a row, or no rate both held."""
+    """Why it is not measured here: no raw file of a row, no figure in them, or no rate both held."""
     absent: tuple[str, ...]
     """The rows with no raw file of this scenario."""
     cells: tuple[Cell, ...]
@@ -140,15 +145,21 @@ def judge(claim: Claim, cells_by_name: dict[str, dict[str, Cell]]) -> Judged:
         absent = [name for name in claim.rows if name not in {c.stack.name for c in present}]
         value = rate = None
         why_not = f"no raw file holds {' or '.join(absent)} in {scenario} yet" if absent else None
+        no_rate = False
         if not absent:
             rate = shared_rate(present) if metric.at_rate else None
             values = [metric.values(cell, rate) for cell in present]
             value = spread(values[0]) if claim.expected == "within" else ratio(values[0], values[1])
             if metric.at_rate and rate is None:
+                no_rate = True
                 why_not = f"{' and '.join(claim.rows)} held no rate in common in {scenario}"
             elif value is None:
                 why_not = f"the raw files of {' and '.join(claim.rows)} in {scenario} have no {metric.label}"
-        verdict: Verdict = scenario_verdict(claim, value) if value is not None else "not measured yet"
+        verdict: Verdict
+        if value is not None:
+            verdict = scenario_verdict(claim, value)
+        else:
+            verdict = "no rate both held" if no_rate else "not measured yet"
         kept = why_not if value is None else None
         found.append(Measured(scenario, value, rate, verdict, kept, tuple(absent), tuple(present)))
     return Judged(claim, found, *_overall(claim, found))
@@ -156,16 +167,20 @@ def judge(claim: Claim, cells_by_name: dict[str, dict[str, Cell]]) -> Judged:
 
 def _overall(claim: Claim, found: list[Measured]) -> tuple[Verdict, str]:
     """The claim's verdict over its scenarios, and the reason in one sentence."""
-    measured = [m for m in found if m.verdict != "not measured yet"]
-    unmeasured = [m for m in found if m.verdict == "not measured yet"]
-    still = f" ({', '.join(m.scenario for m in unmeasured)} not measured yet)" if measured and unmeasured else ""
+    measured = [m for m in found if m.verdict not in UNMEASURED]
+    unmeasured = [m for m in found if m.verdict in UNMEASURED]
+    still = ""
+    if measured and unmeasured:
+        still = " (" + "; ".join(f"{m.scenario}: {m.verdict}" for m in unmeasured) + ")"
     what = "its figure" if claim.expected == "within" else "the ratio's spread over the runs"
     if not measured:
         if all(m.absent for m in found):
             names = list(dict.fromkeys(name for m in found for name in m.absent))
             where = _listed(claim.scenarios, "or")
             return "not measured yet", f"no raw file holds {' or '.join(names)} in {where} yet."
-        return "not measured yet", "; ".join(dict.fromkeys(m.why_not or "" for m in found)) + "."
+        no_rate = all(m.verdict == "no rate both held" for m in found)
+        verdict: Verdict = "no rate both held" if no_rate else "not measured yet"
+        return verdict, "; ".join(dict.fromkeys(m.why_not or "" for m in found)) + "."
     failed = [m for m in measured if m.verdict == "does not hold"]
     if failed:
         side = _side(claim, failed[0].value)
@@ -201,7 +216,8 @@ def _side(claim: Claim, value: Spread | None) -> str:
         low, high = claim.bounds or (0.0, 0.0)
         return f"outside {fmt(low, 1)}–{fmt(high, 1)} {METRICS[claim.metric].unit}"
     if claim.expected == "same":
-        return f"{'above' if value.low > 1 else 'below'} 1 and beyond {claim.within:.0%} of it"
+        beyond = f" and beyond {claim.within:.0%} of it" if claim.within else ""
+        return f"{'above' if value.low > 1 else 'below'} 1{beyond}"
     return f"{'above' if value.low > 1 else 'below'} 1, against the claim"
 
 
@@ -235,6 +251,7 @@ VERDICT_MARKS = {
     "holds": "holds",
     "does not hold": "**does not hold**",
     "no difference within spread": "no difference within spread",
+    "no rate both held": "_no rate both held_",
     "not measured yet": "_not measured yet_",
 }
 
@@ -253,13 +270,11 @@ def claims_section(cells_by_scenario: dict[str, list[Cell]], claims: list[Claim]
         "*Measured* is the first row's figure divided by the second's (A ÷ B): the ratio of their medians over "
         "the runs, with in brackets the lowest and highest ratio any run of the one and any run of the other "
         "give, which includes 1 exactly when their ranges overlap. Figures per request are compared at the "
-        "highest rate both rows held in every run. The verdict follows one rule ([method](docs/method.md#claims)): "
-        "a claim that one row is higher or lower holds when the whole spread is on its side of 1 and does not "
-        "hold when it is wholly on the other; a spread that includes 1 is no difference within spread; a claim "
-        "of no difference holds when the spread includes 1, or lies within its stated tolerance of it. "
-        + "Verdicts: "
-        + ", ".join(f"{v} {n}" for v, n in counts.items() if n)
-        + ".",
+        "highest ladder rate both rows held in every run. The verdict follows one rule "
+        "([method](docs/method.md#claims)): a claim that one row is higher or lower holds when the whole spread "
+        "is on its side of 1 and does not hold when it is wholly on the other; a spread that includes 1 is no "
+        "difference within spread; a claim of no difference holds when the spread includes 1, or lies within its "
+        "stated tolerance of it. " + "Verdicts: " + ", ".join(f"{v} {n}" for v, n in counts.items() if n) + ".",
         "",
         "| claim | source | rows (A ÷ B) | metric | published | measured here | verdict | why |",
         "| --- | --- | --- | --- | --- | --- | --- | --- |",

@@ -89,14 +89,14 @@ def common_rate(cells: list[Cell]) -> float | None:
     stack to stack) that every stack held in every run that held one, by a probe or at full length.
     A run that held no rate has no cost at any rate, so it is left out (its stack shows "held no
     rate") rather than leaving the others with no rate to compare at; None if no run held a rate."""
-    held_by_run = [_grid_rates_held(r) for cell in cells for r in cell.records if r.ladder is not None]
+    held_by_run = [grid_rates_held(r) for cell in cells for r in cell.records if r.ladder is not None]
     held_by_run = [held for held in held_by_run if held]
     if not held_by_run:
         return None
     return max(set.intersection(*held_by_run), default=None)
 
 
-def _grid_rates_held(record: RawResult) -> set[float]:
+def grid_rates_held(record: RawResult) -> set[float]:
     """The ladder's own rates a run held, up to its capacity: one held by chance above a rate not
     held does not count, as for the capacity."""
     ladder = record.ladder

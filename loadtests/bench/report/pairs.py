@@ -14,10 +14,9 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from bench.records import RawResult
 from bench.records.steps import LadderStep
 from bench.report.figures import MIB, Cell, Spread, fmt, median, spread
-from bench.report.ladder import capacities, p99_of, postgres_ms_of
+from bench.report.ladder import capacities, grid_rates_held, p99_of, postgres_ms_of, values_at
 from bench.report.summary import per_run_peak
 
 
@@ -46,37 +45,23 @@ def fmt_ratio(found: Spread | None, digits: int = 2) -> str:
     return f"{one(found.median)} ({one(found.low)}–{one(found.high)})"
 
 
-def full_steps(record: RawResult) -> list[LadderStep]:
-    """A record's full-length ladder steps: a probe only says where to look."""
-    return [s for s in record.ladder.steps if not s.probe] if record.ladder is not None else []
-
-
-def held_rates(record: RawResult) -> set[float]:
-    """The rates a run held at full length, up to its capacity (a step held by chance above one not
-    held is not a rate it holds)."""
-    if record.ladder is None or record.ladder.capacity_rps is None:
-        return set()
-    top = record.ladder.capacity_rps
-    return {s.offered_rps for s in full_steps(record) if s.held and s.offered_rps <= top}
-
-
 def shared_rate(cells: list[Cell]) -> float | None:
-    """The highest rate that every run of every row held at a full-length step: where their costs
-    are compared. Rows bisected to different rates share only the scenario's own rates below them."""
+    """The highest of the scenario's own rates that every run of every row held, by a probe or at
+    full length: where their costs are compared. It is the scenario's common rate taken over these
+    rows alone, with one difference: a run that held no rate leaves the rows none to share. A
+    bisection's rates differ from run to run, and a full-length step runs only near a run's
+    capacity, so a pair rarely shares one of those."""
     if not cells or any(not any(r.ladder is not None for r in c.records) for c in cells):
         return None
     records = [r for c in cells for r in c.records if r.ladder is not None]
-    shared = set.intersection(*(held_rates(r) for r in records))
+    shared = set.intersection(*(grid_rates_held(r) for r in records))
     return max(shared, default=None)
 
 
-def step_of(record: RawResult, rate: float | None) -> LadderStep | None:
-    return next((s for s in full_steps(record) if s.offered_rps == rate and s.held), None)
-
-
 def at_rate(cell: Cell, rate: float | None, value: Callable[[LadderStep], float | None]) -> list[float | None]:
-    """`value` of each run's full-length step at `rate`."""
-    return [value(step) for r in cell.records if (step := step_of(r, rate)) is not None]
+    """`value` of each run's held step at `rate`: the full-length one where one ran there, else the
+    probe."""
+    return values_at(cell, rate, value)
 
 
 def _resource(name: str) -> Callable[[LadderStep], float | None]:

@@ -26,7 +26,7 @@ class VariantData(TypedDict):
     description: str | None
     scenario: str
     rate: float | None
-    """Where costs are compared: the highest rate both held in every run (null: none)."""
+    """Where costs are compared: the highest ladder rate both held in every run (null: none)."""
     figures: dict[str, list[Figure]]
     """Per metric: [the stack's, the variant's]."""
     ratios: dict[str, Ratio | None]

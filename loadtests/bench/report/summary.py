@@ -102,14 +102,15 @@ def _steady(records: list[RawResult]) -> str:
 
 
 def bound_of(cell: Cell) -> str:
-    """What bound the step each run could not hold, the most frequent over runs."""
+    """What bound the step each run could not hold, the most frequent over runs; a tie goes to the
+    earliest run's, so that the report does not change from one rendering to the next."""
     kinds: list[str] = []
     for last in last_steps(cell):
         if last.held:
             kinds.append("held")
         elif last.cpu is not None:
             kinds.append(last.cpu.bound_by[0] if last.cpu.bound_by else "none")
-    return max(set(kinds), key=kinds.count) if kinds else "none"
+    return max(kinds, key=kinds.count) if kinds else "none"
 
 
 def bound_sentence(cells: list[Cell]) -> str:

@@ -54,7 +54,8 @@ class VariantRow:
     variant: Cell
     scenario: str
     rate: float | None
-    """The highest rate both held in every run, at a full-length step: where costs are compared."""
+    """The highest ladder rate both held in every run, by a probe or at full length: where costs
+    are compared."""
     figures: dict[str, tuple[Spread | None, Spread | None]]
     """Per metric (capacity and EXPLAINING): the stack's figure and the variant's, over their runs."""
     ratios: dict[str, Spread | None]
@@ -144,8 +145,8 @@ def variants_section(cells_by_scenario: dict[str, list[Cell]]) -> list[str]:
         "under its stack. *a → b* is the stack's figure, then the variant's (medians over runs). *÷ stack* is "
         "the variant's figure divided by the stack's: the ratio of the medians, with in brackets the lowest and "
         "highest ratio any run of the one and any run of the other give (it includes 1 exactly when their "
-        "ranges overlap: no difference). Cost and the figures after it are at the highest rate both held in every "
-        "run (*compared at*): app CPU per request (equal to app cores per 1,000 req/s), PostgreSQL's CPU per "
+        "ranges overlap: no difference). Cost and the figures after it are at the highest ladder rate both held "
+        "in every run (*compared at*): app CPU per request (equal to app cores per 1,000 req/s), PostgreSQL's CPU per "
         "request, SQL statements per request, bytes per response, the app's peak threads, the database "
         "connections it had in use at once (held, in brackets; peaks of samples every 0.5 s), and for a JVM its "
         "GC pauses in ms per second and heap used in MiB.",

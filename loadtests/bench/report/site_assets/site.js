@@ -439,6 +439,7 @@
     'holds': 'verdict-holds',
     'does not hold': 'verdict-fails',
     'no difference within spread': 'verdict-open',
+    'no rate both held': 'verdict-none',
     'not measured yet': 'verdict-none',
   };
 
@@ -754,7 +755,7 @@
       'Every published claim this benchmark answers (docs/study.md; the claims are data, docs/claims.toml). ' +
       'Measured here: A\'s figure divided by B\'s, the ratio of their medians over the runs, with the lowest and ' +
       'highest ratio any run of the one and any run of the other give; it includes 1 exactly when their ranges ' +
-      'overlap. Figures per request are compared at the highest rate both held in every run. A claim that one ' +
+      'overlap. Figures per request are compared at the highest ladder rate both held in every run. A claim that one ' +
       'is higher or lower holds when the whole spread is on its side of 1, does not hold when it is wholly on ' +
       'the other, and shows no difference within spread when it includes 1; a claim of no difference holds when ' +
       'the spread includes 1 or lies within its stated tolerance (docs/method.md, Claims). The filters do not ' +
@@ -763,7 +764,7 @@
       'Each variant is its stack with one knob changed, measured in the scenarios its impl.toml names; its rows ' +
       'are under its stack. a → b is the stack\'s figure, then the variant\'s (medians over runs, each linked to ' +
       'the run at its median). ÷ stack: the variant\'s figure over the stack\'s, with its spread over the runs. ' +
-      'The figures after capacity are at the highest rate both held in every run; threads and connections are ' +
+      'The figures after capacity are at the highest ladder rate both held in every run; threads and connections are ' +
       'the peaks of samples every 0.5 s. The scenario filter applies.';
     document.getElementById('charts-note').textContent =
       'Every stack a line over its ladder steps: a dot where every run held the step, a triangle where some did, ' +
