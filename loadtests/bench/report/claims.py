@@ -274,7 +274,7 @@ def claims_section(cells_by_scenario: dict[str, list[Cell]], claims: list[Claim]
         "([method](docs/method.md#claims)): a claim that one row is higher or lower holds when the whole spread "
         "is on its side of 1 and does not hold when it is wholly on the other; a spread that includes 1 is no "
         "difference within spread; a claim of no difference holds when the spread includes 1, or lies within its "
-        "stated tolerance of it. " + "Verdicts: " + ", ".join(f"{v} {n}" for v, n in counts.items() if n) + ".",
+        "stated tolerance of it. Verdicts: " + ", ".join(f"{v} {n}" for v, n in counts.items() if n) + ".",
         "",
         "| claim | source | rows (A ÷ B) | metric | published | measured here | verdict | why |",
         "| --- | --- | --- | --- | --- | --- | --- | --- |",

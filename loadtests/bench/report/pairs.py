@@ -58,12 +58,6 @@ def shared_rate(cells: list[Cell]) -> float | None:
     return max(shared, default=None)
 
 
-def at_rate(cell: Cell, rate: float | None, value: Callable[[LadderStep], float | None]) -> list[float | None]:
-    """`value` of each run's held step at `rate`: the full-length one where one ran there, else the
-    probe."""
-    return values_at(cell, rate, value)
-
-
 def _resource(name: str) -> Callable[[LadderStep], float | None]:
     def value(step: LadderStep) -> float | None:
         found = getattr(step.resources, name, None) if step.resources is not None else None
@@ -98,7 +92,7 @@ class Metric:
 
 
 def _stepped(value: Callable[[LadderStep], float | None]) -> Callable[[Cell, float | None], list[float | None]]:
-    return lambda cell, rate: at_rate(cell, rate, value)
+    return lambda cell, rate: values_at(cell, rate, value)
 
 
 METRICS: dict[str, Metric] = {
@@ -138,4 +132,4 @@ def measured(cell: Cell, metric: Metric, rate: float | None) -> Spread | None:
 
 
 def median_at(cell: Cell, rate: float | None, value: Callable[[LadderStep], float | None]) -> float | None:
-    return median(at_rate(cell, rate, value))
+    return median(values_at(cell, rate, value))
