@@ -1,5 +1,6 @@
 """Reading what k6, oha and pgbench report, and what the runner hands them."""
 
+import dataclasses
 import json
 from pathlib import Path
 
@@ -206,6 +207,39 @@ def test_the_estimate_reads_the_latest_earlier_run_from_any_raw_directory(tmp_pa
     expected = estimate.Observed(steady_s=18.1, probe_rates=None, full_rates=None)
     assert observed_runs(newer, older) == {("go-gin", "join-filter"): expected}
     assert observed_runs(older, newer) == {("go-gin", "join-filter"): expected}
+
+
+def test_the_memory_ladder_is_estimated_cap_by_cap_as_far_as_the_latest_ladder_went(tmp_path):
+    from bench.measure.plan import LADDER_SCENARIOS, MEM_LADDER_MIB, ladder_rungs
+
+    published = paths.ROOT / "results/raw/quick-mem-ladder"
+    measured = json.loads((published / "go-gin--avatar--mem512--run1.json").read_text())
+    # An older ladder went down every cap; a newer one, of another commit, stopped at 128 MiB
+    # (its run there failed before it started), so the older one's 64 and 32 MiB records remain.
+    for commit, started, caps in (("a" * 40, "2026-11-20", MEM_LADDER_MIB), ("b" * 40, "2026-11-24", (512, 256, 128))):
+        for mib in caps:
+            at = f"{started}T10:00:{mib % 60:02}+00:00"
+            record = dict(measured, git_commit=commit, mem_ladder_mib=mib, started_at=at)
+            if mib == 128 and commit.startswith("b"):
+                del record["started_at"]
+                record["failed"] = "go-gin exited with code -9 (OOM-killed) before it was healthy"
+            (tmp_path / f"go-gin--avatar--mem{mib}--run1.json").write_text(json.dumps(record))
+    assert ladder_rungs(tmp_path, tmp_path / "none") == {"go-gin": 3}
+
+    ladder_scenarios = [scenarios.SCENARIOS[s] for s in LADDER_SCENARIOS]
+    ladder = dataclasses.replace(_quick(2), scenarios=ladder_scenarios, ceilings=False)
+    one_cap = dataclasses.replace(ladder, stacks=ladder.stacks[:1], mem_ladder_mib=256).estimate_seconds()
+    # Each cap is one closed-model run of each scenario, not a capacity ladder; a stack without
+    # an earlier ladder is counted down every cap.
+    assert one_cap < dataclasses.replace(ladder, stacks=ladder.stacks[:1]).estimate_seconds() / 2
+    assert ladder.ladder_estimate_seconds({"s0": 3}) == pytest.approx((3 + len(MEM_LADDER_MIB)) * one_cap)
+    # The published ladder of ten stacks (72fa9f4) took 43.9 minutes for its 70 runs; followed
+    # cap by cap, its estimate is within 10% of that (counting a quick capacity ladder at every
+    # cap, it was about four times as long).
+    stacks = [_named(name) for name in ladder_rungs(published)]
+    assert len(stacks) == 10
+    estimated = dataclasses.replace(ladder, stacks=stacks).ladder_estimate_seconds(ladder_rungs(published))
+    assert 0.9 * 43.9 * 60 <= estimated <= 1.1 * 43.9 * 60
 
 
 def test_ceilings_fault_runs_and_the_memory_ladder_run_no_ladder():

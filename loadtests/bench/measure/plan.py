@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -107,6 +108,16 @@ class Plan:
                     )
         return total
 
+    def ladder_estimate_seconds(self, rungs: dict[str, int]) -> float:
+        """The memory ladder (bench.measure.orchestrate.execute_ladder): each stack down the caps
+        as far as its latest ladder went (`ladder_rungs`; every cap without one), each cap one
+        closed-model run of the plan's scenarios, no ceilings."""
+        total = 0.0
+        for stack in self.stacks:
+            one_cap = dataclasses.replace(self, stacks=[stack], ceilings=False, mem_ladder_mib=MEM_LADDER_MIB[0])
+            total += rungs.get(getattr(stack, "name", ""), len(MEM_LADDER_MIB)) * one_cap.estimate_seconds()
+        return total
+
 
 def measured_in(stack: Stack) -> tuple[str, ...] | None:
     """The scenarios a variant is measured in, as its stack's impl.toml lists them; None for a
@@ -164,3 +175,25 @@ def observed_runs(*raw_dirs: Path) -> dict[tuple[str, str], Observed]:
                 ),
             )
     return {key: observed for key, (_, observed) in latest.items()}
+
+
+def ladder_rungs(*raw_dirs: Path) -> dict[str, int]:
+    """How many caps each stack's latest memory ladder in any of `raw_dirs` ran, the one it
+    stopped at included: the records of the commit of its latest started run. A ladder stops at
+    its first cap that fails, so the caps below it have no record, or one of an older commit."""
+    by_commit: dict[tuple[str, str], set[int]] = {}
+    latest: dict[str, tuple[str, str]] = {}
+    for raw_dir in raw_dirs:
+        for path in sorted(raw_dir.glob("*.json")) if raw_dir.is_dir() else []:
+            try:
+                record = RawResult.read(path)
+            except (OSError, ValueError):
+                continue
+            if record.mem_ladder_mib is None:
+                continue
+            name, commit = record.stack.name, str(record.git_commit)
+            by_commit.setdefault((name, commit), set()).add(record.mem_ladder_mib)
+            started = str(record.started_at or "")
+            if record.started_at is not None and (name not in latest or latest[name][0] < started):
+                latest[name] = (started, commit)
+    return {name: len(by_commit[(name, commit)]) for name, (_, commit) in latest.items()}

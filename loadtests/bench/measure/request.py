@@ -22,11 +22,11 @@ from bench.measure.estimate import estimate_seconds
 from bench.measure.orchestrate import execute, execute_ladder
 from bench.measure.plan import (
     LADDER_SCENARIOS,
-    MEM_LADDER_MIB,
     Plan,
     cpu_count,
     default_split,
     kept_records,
+    ladder_rungs,
     measured_in,
     observed_runs,
 )
@@ -140,7 +140,11 @@ def plan_run(request: RunRequest) -> PlannedRun:
         *paths.EXPERIMENTS.glob(f"*/raw/{request.profile}"),
     )
     if target is None:
-        estimate = plan.estimate_seconds() * (len(MEM_LADDER_MIB) if request.mem_ladder else 1)
+        estimate = plan.estimate_seconds()
+        if request.mem_ladder:
+            ladders = f"raw/{request.profile}-mem-ladder"
+            published = paths.result_paths(request.profile, None).output
+            estimate = plan.ladder_estimate_seconds(ladder_rungs(where_to.output / ladders, published / ladders))
     else:
         # One stack, whether named or not (an unnamed target has no manifest in plan.stacks).
         estimate = request.repeat * sum(
