@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -135,11 +136,7 @@ def kept_records(raw_dir: Path, commit: str | None) -> dict[JobKey, RawResult]:
             "outside results/ and results.md (or is not a git checkout): commit or stash them first"
         )
     kept: dict[JobKey, RawResult] = {}
-    for path in sorted(raw_dir.glob("*.json")) if raw_dir.is_dir() else []:
-        try:
-            record = RawResult.read(path)
-        except (OSError, ValueError):
-            continue
+    for record in _readable_records(raw_dir):
         if record.git_commit == commit and record.failed is None:
             kept[(record.stack.name, record.scenario, record.run)] = record
     return kept
@@ -152,28 +149,23 @@ def observed_runs(*raw_dirs: Path) -> dict[tuple[str, str], Observed]:
     steps say little about the probes and full-length steps of today's (estimated from them, the
     publication at 35f04db came to 71% of its real time), so the estimate models those."""
     latest: dict[tuple[str, str], tuple[str, Observed]] = {}
-    for raw_dir in raw_dirs:
-        for path in sorted(raw_dir.glob("*.json")) if raw_dir.is_dir() else []:
-            try:
-                record = RawResult.read(path)
-            except (OSError, ValueError):
-                continue
-            if record.steady_state is None and record.ladder is None:
-                continue
-            key = (record.stack.name, record.scenario)
-            started = str(record.started_at or "")
-            if key in latest and latest[key][0] > started:
-                continue
-            steps = record.ladder.steps if record.ladder is not None else []
-            probed = any(s.probe for s in steps)
-            latest[key] = (
-                started,
-                Observed(
-                    steady_s=record.steady_state.time_s if record.steady_state else None,
-                    probe_rates=tuple(s.offered_rps for s in steps if s.probe) if probed else None,
-                    full_rates=tuple(s.offered_rps for s in steps if not s.probe) if probed else None,
-                ),
-            )
+    for record in _readable_records(*raw_dirs):
+        if record.steady_state is None and record.ladder is None:
+            continue
+        key = (record.stack.name, record.scenario)
+        started = str(record.started_at or "")
+        if key in latest and latest[key][0] > started:
+            continue
+        steps = record.ladder.steps if record.ladder is not None else []
+        probed = any(s.probe for s in steps)
+        latest[key] = (
+            started,
+            Observed(
+                steady_s=record.steady_state.time_s if record.steady_state else None,
+                probe_rates=tuple(s.offered_rps for s in steps if s.probe) if probed else None,
+                full_rates=tuple(s.offered_rps for s in steps if not s.probe) if probed else None,
+            ),
+        )
     return {key: observed for key, (_, observed) in latest.items()}
 
 
@@ -183,17 +175,23 @@ def ladder_rungs(*raw_dirs: Path) -> dict[str, int]:
     its first cap that fails, so the caps below it have no record, or one of an older commit."""
     by_commit: dict[tuple[str, str], set[int]] = {}
     latest: dict[str, tuple[str, str]] = {}
+    for record in _readable_records(*raw_dirs):
+        if record.mem_ladder_mib is None:
+            continue
+        name, commit = record.stack.name, str(record.git_commit)
+        by_commit.setdefault((name, commit), set()).add(record.mem_ladder_mib)
+        if record.started_at is not None and (name not in latest or latest[name][0] < str(record.started_at)):
+            latest[name] = (str(record.started_at), commit)
+    return {name: len(by_commit[(name, commit)]) for name, (_, commit) in latest.items()}
+
+
+def _readable_records(*raw_dirs: Path) -> Iterator[RawResult]:
+    """Every record of `raw_dirs` that reads, directory by directory in name order; a directory
+    that is missing has none, and a file that does not read (half written, of another schema)
+    is passed over."""
     for raw_dir in raw_dirs:
         for path in sorted(raw_dir.glob("*.json")) if raw_dir.is_dir() else []:
             try:
-                record = RawResult.read(path)
+                yield RawResult.read(path)
             except (OSError, ValueError):
                 continue
-            if record.mem_ladder_mib is None:
-                continue
-            name, commit = record.stack.name, str(record.git_commit)
-            by_commit.setdefault((name, commit), set()).add(record.mem_ladder_mib)
-            started = str(record.started_at or "")
-            if record.started_at is not None and (name not in latest or latest[name][0] < started):
-                latest[name] = (started, commit)
-    return {name: len(by_commit[(name, commit)]) for name, (_, commit) in latest.items()}

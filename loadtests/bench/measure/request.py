@@ -140,11 +140,12 @@ def plan_run(request: RunRequest) -> PlannedRun:
         *paths.EXPERIMENTS.glob(f"*/raw/{request.profile}"),
     )
     if target is None:
-        estimate = plan.estimate_seconds()
         if request.mem_ladder:
             ladders = f"raw/{request.profile}-mem-ladder"
             published = paths.result_paths(request.profile, None).output
             estimate = plan.ladder_estimate_seconds(ladder_rungs(where_to.output / ladders, published / ladders))
+        else:
+            estimate = plan.estimate_seconds()
     else:
         # One stack, whether named or not (an unnamed target has no manifest in plan.stacks).
         estimate = request.repeat * sum(
