@@ -134,15 +134,15 @@ def plan_run(request: RunRequest) -> PlannedRun:
         if target is not None or request.mem_ladder or request.fault:
             raise BenchError("--resume goes on from a run of stacks here: not with --target, --mem-ladder or --fault")
         plan.kept = kept_records(where_to.output / "raw" / request.profile, environment.git_commit())
+    published = paths.result_paths(request.profile, None).output
     plan.observed = observed_runs(
         where_to.output / "raw" / request.profile,
-        paths.result_paths(request.profile, None).output / "raw" / request.profile,
+        published / "raw" / request.profile,
         *paths.EXPERIMENTS.glob(f"*/raw/{request.profile}"),
     )
     if target is None:
         if request.mem_ladder:
             ladders = f"raw/{request.profile}-mem-ladder"
-            published = paths.result_paths(request.profile, None).output
             estimate = plan.ladder_estimate_seconds(ladder_rungs(where_to.output / ladders, published / ladders))
         else:
             estimate = plan.estimate_seconds()
