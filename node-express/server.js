@@ -5,6 +5,7 @@ import { createRequire } from 'node:module'
 import app from './app.js'
 import { config } from './config.js'
 import { close as closeDatabase, ping } from './db/index.js'
+import { listen } from './lib/http.js'
 import { close as closeStock } from './stock/index.js'
 
 const expressVersion = createRequire(import.meta.url)('express/package.json').version
@@ -22,7 +23,7 @@ try {
   process.exit(1)
 }
 
-const server = app.listen(config.port, config.host, (err) => {
+const server = listen(app, config.port, config.host, (err) => {
   if (err) {
     console.error(`node-express: cannot listen on ${config.host}:${config.port}: ${err.message}`)
     process.exit(1)

@@ -1,4 +1,5 @@
 // Request and response plumbing shared by the routers.
+import { STATUS_CODES } from 'node:http'
 import express from 'express'
 import { parse } from 'lossless-json'
 import { HttpError } from './errors.js'
@@ -80,4 +81,32 @@ export function sendPage(res, { content, total }, { page, size }) {
       `{"content":${JSON.stringify(content)},"page":{"size":${size},"number":${page},` +
         `"totalElements":${total},"totalPages":${totalPages}}}`,
     )
+}
+
+// The status Node's http answers a malformed request with, by the parser's error code (its own
+// clientError answer, which a listener replaces); 400 for every other code.
+const CLIENT_ERROR_STATUS = { HPE_HEADER_OVERFLOW: 431, HPE_CHUNK_EXTENSIONS_OVERFLOW: 413, ERR_HTTP_REQUEST_TIMEOUT: 408 }
+
+// Node's http answers bytes that arrive after a request with `Connection: close` (the parser's
+// HPE_CLOSED_CONNECTION: a client that pipelined more requests behind it) with a 400 and destroys
+// the connection at once, dropping the answers still owed to the requests before it. RFC 9112
+// 9.6 asks for those to be answered and the later ones not processed: left alone, the parser has
+// stopped at the later bytes, the owed answers go out in order, and Node closes the connection
+// after the closing request's own. Any other error is answered as Node answers it, but only when
+// the socket is writable, as Fastify's default handler does: whether a response is already being
+// written is not public.
+export function onClientError(err, socket) {
+  if (err.code === 'HPE_CLOSED_CONNECTION') {
+    return
+  }
+  if (socket.writable) {
+    const status = CLIENT_ERROR_STATUS[err.code] ?? 400
+    socket.write(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nConnection: close\r\n\r\n`)
+  }
+  socket.destroy(err)
+}
+
+// The app's HTTP server, as server.js and the tests start it.
+export function listen(app, port, host, callback) {
+  return app.listen(port, host, callback).on('clientError', onClientError)
 }

@@ -2,16 +2,18 @@
 // db/seed.sql). Rows they create carry a unique suffix and are deleted again, so a second run
 // on the same database passes too.
 import assert from 'node:assert/strict'
+import { connect } from 'node:net'
 import { after, before, describe, it } from 'node:test'
 import app from '../app.js'
 import { close as closeDatabase } from '../db/index.js'
+import { listen } from '../lib/http.js'
 
 let server
 let base
 const suffix = `${process.pid}-${Date.now()}`
 
 before(async () => {
-  server = app.listen(0, '127.0.0.1')
+  server = listen(app, 0, '127.0.0.1')
   await new Promise((resolve) => server.once('listening', resolve))
   base = `http://127.0.0.1:${server.address().port}`
 })
@@ -287,5 +289,43 @@ describe('writes', () => {
     } finally {
       await request('DELETE', `/items/${id}`)
     }
+  })
+})
+
+// Everything the server sends on one connection until it closes it.
+function pipelined(requests) {
+  return new Promise((resolve, reject) => {
+    const socket = connect(server.address().port, '127.0.0.1')
+    let received = ''
+    socket.setEncoding('latin1')
+    socket.setTimeout(5000, () => socket.destroy(new Error(`no close within 5 s after: ${received}`)))
+    socket.on('data', (chunk) => { received += chunk })
+    socket.on('close', () => resolve(received))
+    socket.on('error', reject)
+    socket.write(requests.join(''))
+  })
+}
+
+describe('keep-alive', () => {
+  const get = (path, close) => `GET ${path} HTTP/1.1\r\nHost: t\r\n${close ? 'Connection: close\r\n' : ''}\r\n`
+
+  // RFC 9112 9.6: every request up to the closing one answered in order, none after it.
+  for (const closeAt of [2, 1]) {
+    it(`answers pipelined requests in order up to the one with Connection: close (number ${closeAt + 1} of 3)`, async () => {
+      const paths = ['/categories/7', '/items/7', '/categories/8']
+      const received = await pipelined(paths.map((path, n) => get(path, n === closeAt)))
+      const answers = received.split(/(?=HTTP\/1\.1 \d{3} )/)
+      const expected = ['"code":"CAT-0007"', '"sku":"SKU-000007"', '"code":"CAT-0008"'].slice(0, closeAt + 1)
+      assert.equal(answers.length, expected.length, received)
+      answers.forEach((answer, n) => {
+        assert.match(answer, /^HTTP\/1\.1 200 /)
+        assert.ok(answer.includes(expected[n]), `answer ${n + 1}: ${answer}`)
+      })
+    })
+  }
+
+  it('still answers a request it cannot parse with 400 and closes', async () => {
+    const received = await pipelined(['GET /categories/7 HTTP/1.1\r\nHost: t\r\nBad Header\r\n\r\n'])
+    assert.match(received, /^HTTP\/1\.1 400 Bad Request\r\n/)
   })
 })
