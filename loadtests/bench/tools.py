@@ -1,4 +1,4 @@
-"""The load generators and the manifest validators, built from their registries into the
+"""The load generators and the manifest and workflow validators, built from their registries into the
 runner's own bin directory."""
 
 from __future__ import annotations
@@ -60,6 +60,14 @@ KUBECONFORM = Tool(
     "go",
     "install Go so that kubeconform can be built",
     "github.com/yannh/kubeconform/cmd/kubeconform",
+)
+# Checks .github/workflows/ in the runner's row of ./bench test (bench.checks.scripts).
+ACTIONLINT = Tool(
+    "actionlint",
+    "1.7.12",
+    "go",
+    "install Go so that actionlint can be built",
+    "github.com/rhysd/actionlint/cmd/actionlint",
 )
 CACHE = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "bench-tools"
 

@@ -9,4 +9,5 @@ hadolint        the Dockerfile linter, from the runner's environment
 images          image references: pinned, and matching a stack's patterns
 k8s             deploy/k8s/ built with kustomize and validated with kubeconform
 k8s_schemas     the JSON schemas kubeconform validates against, generated from pinned Go modules
+scripts         ESLint over the runner's JavaScript, actionlint over the GitHub workflows
 """

@@ -27,7 +27,12 @@ from bench.lock import Lock
     default=True,
     help="Skip `./bench docker` (every stack built and run with Docker Compose).",
 )
-def test(impls: tuple[str, ...], smoke: bool, docker: bool) -> None:
+@click.option(
+    "--changed",
+    metavar="BASE",
+    help="Test only the stacks that the changes since git revision BASE touch (what the pull request check runs).",
+)
+def test(impls: tuple[str, ...], smoke: bool, docker: bool, changed: str | None) -> None:
     """Build and test stacks (all by default), then the runner itself.
 
     For each stack: build it, run its own tests against a freshly reset database, then start it
@@ -40,27 +45,41 @@ def test(impls: tuple[str, ...], smoke: bool, docker: bool) -> None:
     so that no daemon is busy during one; skipped loudly where it cannot run: not root on Debian
     and no daemon; without the conformance cases marked code_only, which test the code alone and
     have just passed), the checks of compose.yaml and of the stacks' Dockerfiles, and the
-    runner's own tests; ruff and mypy check the runner's code first, and kustomize with
+    runner's own tests; ruff and mypy check the runner's code first, ESLint its JavaScript (the
+    results page's script, the k6 scripts), actionlint the GitHub workflows, and kustomize with
     kubeconform the manifests of deploy/k8s/. While the stacks' rows run, k6, oha and the Docker
     images are built ahead at the lowest priority (.bench/logs/prefetch.log), and the smoke
     benchmark waits for them. Prints a pass/fail table and the time each phase took; exits 1 on
     any failure. Logs are in .bench/logs/.
+
+    With --changed BASE, the stacks are those that the changes since BASE touch, committed or not
+    (from where HEAD left BASE): a stack's directory, its compose.yaml service and its manifests
+    touch it, a [variants.NAME] table of its impl.toml that variant alone; spec/, db/, the runner,
+    ./bench, .ci/, .github/ and the rest of compose.yaml touch every stack; documentation (Markdown
+    outside spec/, docs/, results/) none. The runner's own checks and tests run whatever changed.
     """
     from bench import manifest, phases, postgres
     from bench.testing import docker_path, pipeline, runner, table
+    from bench.testing.changed import stacks_changed_since as changed_since
     from bench.testing.prefetch import Prefetch
     from bench.testing.smoke import SMOKE_STACK, run_smoke
 
-    selected = manifest.select(impls)
+    if changed is not None and impls:
+        raise click.UsageError("name stacks or give --changed, not both")
+    selected = changed_since(changed) if changed is not None else manifest.select(impls)
+    # Compose builds a stack, never one of its variants, which differ only in the native run.
+    docker_stacks = [s for s in selected if s.variant is None] if docker else []
     with Lock():
         with phases.timed("runner", "ruff and mypy"):
             own = runner.run_lint()
         with phases.timed("runner", "k8s checks"):
             runner.check_k8s(own)
+        with phases.timed("runner", "eslint and actionlint"):
+            runner.check_scripts(own)
         with postgres.session() as cluster:
             names = [s.name for s in selected]
             will_smoke = smoke and SMOKE_STACK in names
-            prefetch = Prefetch(smoke=will_smoke, docker_stacks=selected if docker else []).start()
+            prefetch = Prefetch(smoke=will_smoke, docker_stacks=docker_stacks).start()
             results = []
             for stack in selected:
                 # A variant named on the command line is tested as itself; a stack, with its variants.
@@ -72,11 +91,11 @@ def test(impls: tuple[str, ...], smoke: bool, docker: bool) -> None:
                 smoke_stack = selected[names.index(SMOKE_STACK)]
                 with phases.timed(smoke_stack.name, "smoke benchmark"):
                     results.append(run_smoke(smoke_stack, cluster))
-            if docker:
+            if docker_stacks:
                 with phases.timed("every stack", "docker path"):
-                    results += docker_path.run_docker_path(selected)
+                    results += docker_path.run_docker_path(docker_stacks)
             with phases.timed("runner", "compose and Dockerfile checks"):
-                results.append(docker_path.run_docker_checks(names if impls else None))
+                results.append(docker_path.run_docker_checks(names if impls or changed is not None else None))
             with phases.timed("runner", "runner tests"):
                 results.append(runner.run_runner_tests(own))
             table.print_table(results)

@@ -2,7 +2,8 @@
 
 pipeline      each stack's row: build, own tests, conformance suite, SIGTERM check, fuzz pass
 fuzzing       the fuzz pass of one stack (bench.fuzz), bounded in ./bench test
-runner        the runner's row: ruff and mypy, the deploy/k8s check, its own tests
+runner        the runner's row: ruff and mypy, the deploy/k8s check, ESLint and actionlint, its own tests
+changed       the stacks a change since a git revision touches (./bench test --changed)
 smoke         `./bench run go-gin --profile smoke`, its raw JSON validated
 prefetch      the load generators and the Docker images built ahead, beside the stacks' rows
 docker_path   `./bench docker` and the checks of compose.yaml and the Dockerfiles

@@ -1,5 +1,6 @@
 """The runner's own row of `./bench test`: ruff and mypy over its code (and mypy over spec/),
-the checks of deploy/k8s/, and its own tests."""
+the checks of deploy/k8s/, ESLint over its JavaScript, actionlint over the workflows, and its own
+tests."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ import sys
 from pathlib import Path
 
 from bench import manifest, paths, procs, system, tools
-from bench.checks import k8s
+from bench.checks import k8s, scripts
 from bench.checks.compose_file import caps
 from bench.console import console
 from bench.errors import BenchError
@@ -43,16 +44,35 @@ def run_lint() -> StackResult:
                 code = procs.run([sys.executable, *args], cwd=RUNNER_DIR, env=_python_env(), log=log, timeout_s=600)
                 if code != 0:
                     break
-        ok = code == 0
-        result.steps[name] = Step(ok, "clean" if ok else _last_line(log), log)
-        if ok:
-            result.passed += 1
-        else:
-            result.failed += 1
-        console.print(f"runner: {name} {result.steps[name].summary}")
-        if not ok:
-            console.print(procs.tail(log, 40), markup=False)
+        _record(result, name, Step(code == 0, "clean" if code == 0 else _last_line(log), log))
     return result
+
+
+def check_scripts(result: StackResult) -> None:
+    """ESLint over the results page's script and the k6 scenarios, actionlint over the GitHub
+    workflows: static checks like ruff and mypy, with tools installed on first use (bench.checks.scripts)."""
+    for name, prepare in scripts.CHECKS.items():
+        log = paths.LOGS / f"runner-{name}.log"
+        with console.status(f"the runner: {name}") as status:
+            try:
+                command, cwd = prepare(status.update)
+            except BenchError as error:
+                step = Step(False, str(error).splitlines()[0])
+            else:
+                code = procs.run(command, cwd=cwd, env=dict(os.environ), log=log, timeout_s=600)
+                step = Step(code == 0, "clean" if code == 0 else _last_line(log), log)
+        _record(result, name, step)
+
+
+def _record(result: StackResult, name: str, step: Step) -> None:
+    result.steps[name] = step
+    if step.ok:
+        result.passed += 1
+    else:
+        result.failed += 1
+    console.print(f"runner: {name} {step.summary}")
+    if not step.ok and step.log is not None:
+        console.print(procs.tail(step.log, 40), markup=False)
 
 
 def check_k8s(result: StackResult) -> None:

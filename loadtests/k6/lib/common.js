@@ -3,8 +3,8 @@
 //
 // Environment: BASE_URL (default http://127.0.0.1:8080), PROFILE (smoke | quick | full, default
 // quick; soak), STAGE (run one stage only: its VU count, or "warmup"), SUMMARY (the JSON file to write,
-// default k6-<scenario>.json), RECORD_WRITES=1 (log the id of every write, see recordWrite),
-// DIALECT (api | hal, default api: the paths and bodies the stack speaks, lib/dialects.js).
+// default .bench/k6-<scenario>.json, see summaryFile), RECORD_WRITES=1 (log the id of every write,
+// see recordWrite), DIALECT (api | hal, default api: the paths and bodies the stack speaks, lib/dialects.js).
 // The open model (the fixed-rate ladder): RATE (requests/s offered, one request per iteration),
 // DURATION (seconds), VUS (pre-allocated VUs) and MAX_VUS run one constant-arrival-rate step
 // instead of the stages; the summary then has one stage named "rate" with the dropped iterations.
@@ -328,6 +328,13 @@ function runSeconds(data) {
   return data.state && data.state.testRunDurationMs ? data.state.testRunDurationMs / 1000 : null;
 }
 
+// Where the runner keeps its state ($BENCH_HOME, else .bench/ from the checkout's root, where the
+// README runs .bench/bin/k6), not the checkout itself, where the file would lie untracked. k6
+// makes no directory for it: compose.yaml's k6 service names one its container has.
+function summaryFile(scenario) {
+  return __ENV.SUMMARY || `${(__ENV.BENCH_HOME || '.bench').replace(/\/$/, '')}/k6-${scenario}.json`;
+}
+
 function rateSummary(scenario, endpoints, data) {
   const duration = Number(__ENV.DURATION || 10);
   const rate = Number(__ENV.RATE);
@@ -343,7 +350,7 @@ function rateSummary(scenario, endpoints, data) {
     total_requests: count(data, 'operation_duration'),
     run_seconds: runSeconds(data),
   };
-  const file = __ENV.SUMMARY || `k6-${scenario}.json`;
+  const file = summaryFile(scenario);
   const s = result.stages[0];
   const line = `${scenario} @ ${rate} req/s offered: ${s.rps.toFixed(0)} req/s, p99 `
     + `${s.latency_ms ? s.latency_ms.p99.toFixed(1) : '-'} ms, ${s.error_count} unexpected statuses, `
@@ -368,7 +375,7 @@ export function summary(scenario, stages, endpoints, data) {
     total_requests: count(data, 'operation_duration'),
     run_seconds: runSeconds(data),
   };
-  const file = __ENV.SUMMARY || `k6-${scenario}.json`;
+  const file = summaryFile(scenario);
   const lines = result.stages.map((s) => `${scenario} @ ${s.vus} VUs: ${s.rps.toFixed(0)} req/s, `
     + `p99 ${s.latency_ms ? s.latency_ms.p99.toFixed(1) : '-'} ms, ${s.error_count} unexpected statuses`);
   return { [file]: JSON.stringify(result, null, 2), stdout: `${lines.join('\n')}\nsummary written to ${file}\n` };
