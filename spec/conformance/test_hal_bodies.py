@@ -63,9 +63,33 @@ def test_an_empty_object_breaks_every_required_rule(client, method, path):
     assert_violations(client.request(method, path, content=b"{}", headers=JSON), expected)
 
 
-def test_a_body_of_a_mib_is_judged_by_the_field_rules(client):
-    body = b'{"code":"X","name":"' + b"n" * MIB + b'"}'
-    assert_violations(client.post("/categories", content=body, headers=JSON), {"name"})
+def body_of_size(size: int) -> bytes:
+    """A JSON category body of exactly `size` bytes (its name is far too long, so a 400 if read)."""
+    head, tail = b'{"code":"X","name":"', b'"}'
+    return head + b"n" * (size - len(head) - len(tail)) + tail
+
+
+def test_a_body_of_exactly_1_mib_is_judged_by_the_field_rules_and_its_value_echoed_cut(client):
+    errors = assert_violations(client.post("/categories", content=body_of_size(MIB), headers=JSON), {"name"})
+    # spec/hal.md: invalidValue repeats at most 256 characters of a string, then "…".
+    assert errors[0]["invalidValue"] == "n" * 256 + "…", str(errors[0]["invalidValue"])[:300]
+
+
+@pytest.mark.parametrize("method,path", WRITES)
+def test_a_body_over_1_mib_is_413(client, method, path):
+    assert_message(client.request(method, path, content=body_of_size(MIB + 1), headers=JSON), 413)
+
+
+def test_a_chunked_body_over_1_mib_is_413(client):
+    payload = body_of_size(MIB + 4096)
+    chunks = (payload[i:i + 65536] for i in range(0, len(payload), 65536))
+    response = client.post("/categories", content=chunks, headers=JSON)
+    assert response.request.headers.get("transfer-encoding") == "chunked"
+    assert_message(response, 413)
+
+
+def test_a_content_type_that_is_not_one_type_comes_before_size(client):
+    assert_message(client.post("/categories", content=body_of_size(MIB + 1), headers={"Content-Type": "*/*"}), 415)
 
 
 def test_rejected_bodies_change_nothing(client):
