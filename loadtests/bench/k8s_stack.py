@@ -12,8 +12,8 @@ from pathlib import Path
 
 import yaml
 
-from bench.checks import compose_file
-from bench.checks.compose_file import Service
+from bench import compose_file
+from bench.compose_file import Service
 from bench.errors import BenchError
 
 STACKS_DIR = Path("deploy") / "k8s" / "stacks"

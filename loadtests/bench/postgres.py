@@ -12,7 +12,6 @@ import os
 import pwd
 import shlex
 import shutil
-import socket
 import subprocess
 import time
 from collections.abc import Iterator
@@ -21,7 +20,7 @@ from pathlib import Path
 
 import psycopg
 
-from bench import paths, system
+from bench import paths, ports, system
 from bench.errors import BenchError
 
 DB_USER = "bench"
@@ -195,7 +194,7 @@ class Cluster:
         if not self.initialised():
             self.init()
         deadline = time.monotonic() + PORT_WAIT_S
-        while port_in_use(self.port):
+        while ports.port_in_use(self.port):
             if time.monotonic() > deadline:
                 raise BenchError(
                     f"port {self.port} is in use by another program: "
@@ -269,19 +268,6 @@ def seed_fingerprint() -> str:
     for name in ("schema.sql", "seed.sql"):
         digest.update((paths.DB_DIR / name).read_bytes())
     return "seed:" + digest.hexdigest()[:16]
-
-
-def port_in_use(port_number: int) -> bool:
-    """Whether a server could not listen on 127.0.0.1:`port_number`: something listens there, or
-    a connection has it as its own local port (which a connect test would not see)."""
-    with socket.socket() as sock:
-        # As PostgreSQL and the stacks' servers bind: a port in TIME_WAIT alone is free.
-        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        try:
-            sock.bind(("127.0.0.1", port_number))
-        except OSError:
-            return True
-        return False
 
 
 def last_error_line(log: Path) -> str | None:

@@ -1,200 +1,30 @@
-"""The scenarios of the method (docs/method.md): which load tool runs each, its stages, and its endpoints.
+"""The scenarios of the method (docs/method.md), each defined once: one entry per scenario that
+every other part of the runner reads (the plan and its estimate, the load generators, the
+database ceiling, the records' schema, results.md and the results page). Adding a scenario is an
+entry here and its scripts (CONTRIBUTING.md, Adding a scenario).
 
-The request mixes themselves live in loadtests/k6/*.js and loadtests/oha/*.sh (usable by hand);
-a read scenario's `read_mix` repeats its k6 script's weights for oha's URL list (a test keeps the
-two equal). The probes here send a few requests of each endpoint one at a time, to count the SQL
-statements that one request of that endpoint costs.
+The scripts stay usable by hand: a k6 script (loadtests/k6/) picks its requests with the entry's
+weights (a test keeps the two equal), an oha script (loadtests/oha/) sends a scenario that oha
+sends, and the SQL files of its database ceiling (loadtests/pgbench/) are one per endpoint of its
+mix. The runner's profiles (how long each part runs) are bench.profiles.
 """
 
 from __future__ import annotations
 
-import json
-import math
-import random
-import uuid
-from collections.abc import Callable
 from dataclasses import dataclass
-
-import httpx
-
-from bench.records import Dialect
-
-PROFILES = ("smoke", "quick", "full", "soak")
-
-# Seconds; mirrors PROFILES in loadtests/k6/lib/common.js (the scripts are the source of truth
-# for k6; these are for the time estimate and the oha runs).
-TIMING = {
-    "smoke": {"warmup": 3, "ramp": 1, "stage": 4},
-    "quick": {"warmup": 10, "ramp": 2, "stage": 12},
-    "full": {"warmup": 60, "ramp": 60, "stage": 600},
-    "soak": {"warmup": 30, "ramp": 1, "stage": 600},
-}
-# The soak profile: the mixed scenario at its first stage's concurrency, one long stage.
-SOAK_SCENARIO = "mixed"
-
-
-@dataclass(frozen=True)
-class OpenTiming:
-    """The open model's seconds: each full-length ladder step's least seconds and least requests
-    (a step lasts until both are reached, `step_seconds`), a probe step's seconds, the
-    steady-state warm-up's windows and cap, and the closed-model stages run after the ladder (the
-    replication, without ramps: the stack is warm, and the ladder already measured what matters,
-    so they are short outside the full profile)."""
-
-    step_s: int
-    step_requests: int
-    probe_s: int
-    window_s: int
-    cap_s: int
-    replication_stage_s: int
-
-
-# A p99 from 2,000 requests is their 20th slowest: the published quick run's 5 s steps of 600 to
-# 1,250 requests put it on the 6th to 13th, and three runs of a stack spanned one or two steps
-# (issue 31). Only full-length steps decide a capacity; the probes that find where to put them are
-# short, as a probe's error costs one more full-length step, not a wrong capacity (the quick
-# profile's 3 s probes cut its ladders from about 11 full steps a scenario to about 8 probes and 2
-# full steps). Smoke only checks that the runner works.
-OPEN_TIMING = {
-    "smoke": OpenTiming(step_s=3, step_requests=0, probe_s=2, window_s=1, cap_s=20, replication_stage_s=3),
-    "quick": OpenTiming(step_s=10, step_requests=2_000, probe_s=3, window_s=3, cap_s=60, replication_stage_s=3),
-    "full": OpenTiming(step_s=60, step_requests=2_000, probe_s=10, window_s=5, cap_s=600, replication_stage_s=600),
-}
-# The bisection after the ladder's first step not held ends once the highest rate held and the
-# lowest not held are at most this ratio apart: capacity to within 10%, where the ladder's ×1.5
-# to ×2.5 steps left it 50-150% low.
-BISECT_RATIO = 1.10
-
-
-def step_seconds(timing: OpenTiming, rate: float) -> int:
-    """A ladder step at `rate`: its least seconds, longer if it needs them for its least requests."""
-    return max(timing.step_s, math.ceil(timing.step_requests / rate))
-
-
-def bisect_rate(held: float, failed: float) -> float | None:
-    """The next rate between the last held and the lowest not held: their geometric mean, to a
-    whole request per second; None once they are at most BISECT_RATIO apart."""
-    if failed <= held * BISECT_RATIO:
-        return None
-    rate = float(round(math.sqrt(held * failed)))
-    return rate if held < rate < failed else None
-
-
-def bisection_rates(held: float, failed: float) -> list[float]:
-    """The rates a bisection from `held` and `failed` runs if each is held; as many as any other
-    outcome gives (each step halves the ratio's logarithm), for the time estimate."""
-    rates: list[float] = []
-    while (rate := bisect_rate(held, failed)) is not None:
-        rates.append(rate)
-        held = rate
-    return rates
-
-
-# Steady state (bench.measure.steady.settled): the last STEADY_WINDOWS windows' app CPU ms per
-# request lie within STEADY_SPREAD of their smallest, and their median is no more than
-# STEADY_TREND under the median of as many windows before them. The spread is this machine's noise,
-# not a JIT's: go-gin, which compiles nothing at run time, scattered by a median 13% and up to
-# 35% (90th percentile) over three consecutive 3 s windows once past its first six
-# (results/experiments/2026-11-25-strict-rule), so a 5% spread was met by no stack within 60 s.
-STEADY_WINDOWS = 3
-STEADY_SPREAD = 0.25
-STEADY_TREND = 0.05
-
-
-Probe = Callable[[httpx.Client], httpx.Response]
-JSON = {"Content-Type": "application/json"}
-
-
-@dataclass(frozen=True)
-class DialectPaths:
-    """The paths and bodies of one dialect for the probes; mirrors loadtests/k6/lib/dialects.js
-    (the scripts' table, the source of truth for the load)."""
-
-    item_by_id: str
-    """With {id}."""
-    items_by_category: str
-    """With {category}."""
-    category_items: str
-    """With {category}."""
-    category_is_link: bool
-    """The item's category is the URI /categories/{id} (HAL), not the id in categoryId; a PUT
-    then ignores it, and a replace moves the item with a second request (spec/hal.md, Writing)."""
-
-
-DIALECT_PATHS = {
-    "api": DialectPaths(
-        item_by_id="/items/{id}",
-        items_by_category="/items?categoryId={category}",
-        category_items="/categories/{category}/items",
-        category_is_link=False,
-    ),
-    "hal": DialectPaths(
-        item_by_id="/items/{id}?projection=inlineCategory",
-        items_by_category="/items/search/byCategory?categoryId={category}",
-        category_items="/items/search/byCategory?categoryId={category}",
-        category_is_link=True,
-    ),
-}
-
-
-def _item_body(sku: str, category: int, dialect: DialectPaths) -> str:
-    named = {"category": f"/categories/{category}"} if dialect.category_is_link else {"categoryId": category}
-    return json.dumps({"sku": sku, "name": "probe", "price": 12.34, "stock": 1, "description": "x" * 1024, **named})
-
-
-def _create_item(client: httpx.Client, dialect: DialectPaths) -> httpx.Response:
-    body = _item_body(f"PROBE-{uuid.uuid4().hex[:16]}", random.randint(1, 2000), dialect)
-    return client.post("/items", content=body, headers=JSON)
-
-
-def _created_id(response: httpx.Response, dialect: DialectPaths) -> int:
-    """Spring Data REST names the new row in Location; the API's create answers it."""
-    if dialect.category_is_link:
-        return int(response.headers["Location"].rstrip("/").rsplit("/", 1)[-1])
-    return int(response.json()["id"])
-
-
-def _replace_item(client: httpx.Client, dialect: DialectPaths) -> httpx.Response:
-    """One replace operation: in HAL the PUT, then the move to the body's category."""
-    item_id, category = random.randint(1, 100_000), random.randint(1, 2000)
-    response = client.put(
-        f"/items/{item_id}", content=_item_body(f"SKU-{item_id:06d}", category, dialect), headers=JSON
-    )
-    if not dialect.category_is_link:
-        return response
-    return client.put(
-        f"/items/{item_id}/category", content=f"/categories/{category}", headers={"Content-Type": "text/uri-list"}
-    )
-
-
-def _probes(dialect: DialectPaths) -> dict[str, Probe]:
-    return {
-        "items_page": lambda c: c.get(f"/items?page={random.randint(0, 49)}"),
-        "items_by_category": lambda c: c.get(dialect.items_by_category.format(category=random.randint(1, 2000))),
-        "category_items": lambda c: c.get(dialect.category_items.format(category=random.randint(1, 2000))),
-        "categories_page": lambda c: c.get(f"/categories?page={random.randint(0, 99)}"),
-        "item_by_id": lambda c: c.get(dialect.item_by_id.format(id=random.randint(1, 100_000))),
-        "category_by_id": lambda c: c.get(f"/categories/{random.randint(1, 2000)}"),
-        "item_create": lambda c: _create_item(c, dialect),
-        "item_replace": lambda c: _replace_item(c, dialect),
-        "category_create": lambda c: c.post(
-            "/categories", content=json.dumps({"code": f"P-{uuid.uuid4().hex[:20]}", "name": "probe"}), headers=JSON
-        ),
-        "avatar": lambda c: c.get("/avatar"),
-        "item_stock": lambda c: c.get(f"/items/{random.randint(1, 100_000)}/stock"),
-    }
-
-
-PROBES = {name: _probes(paths) for name, paths in DIALECT_PATHS.items()}
 
 
 @dataclass(frozen=True)
 class Scenario:
     name: str
+    short_name: str
+    """Its name where every scenario's is a column head (results.md's summary)."""
     tool: str  # "k6" or "oha"
+    """What sends its closed-model stages."""
     stages: tuple[int, ...]
     """The original study's closed-model stages (VUs, or oha connections): the replication."""
-    endpoints: tuple[str, ...]
+    mix: tuple[tuple[str, int], ...]
+    """Its endpoints and their weights, as its k6 script picks them."""
     writes: bool = False
     rates: tuple[int, ...] = ()
     """The fixed-rate ladder's offered rates, requests/s, the same for every stack."""
@@ -205,23 +35,48 @@ class Scenario:
     the ladder's first: a JIT compiles a method once it has run so many times, so a JVM warms in
     fewer seconds the more requests it gets (every JVM stack's mixed warm-up at 100 req/s ran to
     the cap, its avatar at 2,000 settled within 32 s; results/experiments/2026-11-25-suite). A
-    stack whose own core stays full at it steps down the ladder's rates (bench.measure.steady)."""
-    read_mix: tuple[tuple[str, int], ...] = ()
-    """A read-only scenario's endpoints and weights, as its k6 script has them: its steady state
-    and ladder are sent by oha from a URL list of this mix (bench.measure.urls), which costs the
-    CPU it shares with PostgreSQL a fraction of what k6 does."""
+    stack whose own core stays full at it steps down the ladder's rates (bench.measure.phases.steady)."""
+    url_list: bool = False
+    """A read-only scenario whose steady state and ladder oha sends from a URL list of its mix
+    (bench.measure.load.urls), which costs the CPU it shares with PostgreSQL a fraction of what
+    k6 does."""
     upstream: bool = False
     """Its stacks call the stock upstream (bench.upstream): the runner starts it for this
     scenario's jobs, on the load generator's CPUs, and measures its CPU like a role's."""
-
-    @property
-    def ladder_tool(self) -> str:
-        """What sends the steady state and the ladder: oha for the avatar and a read mix, else k6."""
-        return "oha" if self.tool == "oha" or self.read_mix else "k6"
+    k6_script: str | None = None
+    """In loadtests/k6/: what k6 runs for it, the runner and a person alike."""
+    oha_scripts: tuple[str, ...] = ()
+    """In loadtests/oha/: how a person sends it with oha (the runner builds oha's command itself)."""
+    pgbench_scripts: tuple[str, ...] = ()
+    """In loadtests/pgbench/: its database ceiling's SQL, one file per endpoint of its mix and in
+    its order, replayed with the mix's weights; none where nginx is its ceiling."""
 
     def __post_init__(self) -> None:
         if not self.warm_rate and self.rates:
             object.__setattr__(self, "warm_rate", self.rates[0])
+        if self.pgbench_scripts and len(self.pgbench_scripts) != len(self.mix):
+            raise ValueError(f"{self.name}: one pgbench script per endpoint of the mix, in its order")
+
+    @property
+    def endpoints(self) -> tuple[str, ...]:
+        return tuple(endpoint for endpoint, _ in self.mix)
+
+    @property
+    def read_mix(self) -> tuple[tuple[str, int], ...]:
+        """The mix of oha's URL list (`url_list`); empty where k6, or oha at one URL, sends it."""
+        return self.mix if self.url_list else ()
+
+    @property
+    def ladder_tool(self) -> str:
+        """What sends the steady state and the ladder: oha for the avatar and a read mix, else k6."""
+        return "oha" if self.tool == "oha" or self.url_list else "k6"
+
+    @property
+    def pgbench_mix(self) -> tuple[tuple[str, int], ...]:
+        """Its database ceiling's SQL files with the mix's weights; empty where nginx is its ceiling."""
+        if not self.pgbench_scripts:
+            return ()
+        return tuple((script, weight) for script, (_, weight) in zip(self.pgbench_scripts, self.mix, strict=True))
 
 
 # Each ladder starts at about half the lowest capacity any stack showed in the published quick run
@@ -234,62 +89,87 @@ SCENARIOS: dict[str, Scenario] = {
     for s in (
         Scenario(
             "read-heavy",
-            "k6",
-            (50, 100, 200),
-            ("items_page", "items_by_category", "category_items", "categories_page"),
+            short_name="read",
+            tool="k6",
+            stages=(50, 100, 200),
+            mix=(("items_page", 50), ("items_by_category", 20), ("category_items", 20), ("categories_page", 10)),
             rates=(80, 120, 180, 270, 400, 600),
             objective_ms=500.0,
             warm_rate=120,
-            read_mix=(("items_page", 50), ("items_by_category", 20), ("category_items", 20), ("categories_page", 10)),
+            url_list=True,
+            k6_script="read-heavy.js",
+            oha_scripts=("read-mix.sh",),
+            pgbench_scripts=("items_page.sql", "items_by_category.sql", "category_items.sql", "categories_page.sql"),
         ),
         Scenario(
             "join-filter",
-            "k6",
-            (60, 120),
-            ("items_by_category", "item_by_id"),
+            short_name="join",
+            tool="k6",
+            stages=(60, 120),
+            mix=(("items_by_category", 70), ("item_by_id", 30)),
             # go-gin held 6,300 with oha, its core at 77% and CPU 1 at 89% (PostgreSQL 70%, oha 19%):
             # 10,000 is past what CPU 1 can give any stack, so the bisection finds the limit below it.
             rates=(160, 250, 400, 630, 1000, 1600, 2500, 4000, 6300, 10_000),
             objective_ms=100.0,
             warm_rate=400,
-            read_mix=(("items_by_category", 70), ("item_by_id", 30)),
+            url_list=True,
+            k6_script="join-filter.js",
+            oha_scripts=("read-mix.sh",),
+            pgbench_scripts=("items_by_category.sql", "item_by_id.sql"),
         ),
         Scenario(
             "mixed",
-            "k6",
-            (50, 100),
-            (
-                "item_by_id",
-                "items_page",
-                "item_create",
-                "item_replace",
-                "item_delete",
-                "category_by_id",
-                "category_create",
+            short_name="mixed",
+            tool="k6",
+            stages=(50, 100),
+            mix=(
+                ("item_by_id", 35),
+                ("items_page", 15),
+                ("item_create", 15),
+                ("item_replace", 10),
+                ("item_delete", 10),
+                ("category_by_id", 10),
+                ("category_create", 5),
             ),
             writes=True,
             rates=(100, 160, 250, 400, 630, 1000),
             objective_ms=250.0,
             warm_rate=160,
+            k6_script="mixed.js",
+            pgbench_scripts=(
+                "item_by_id.sql",
+                "items_page.sql",
+                "item_create.sql",
+                "item_replace.sql",
+                "item_delete.sql",
+                "category_by_id.sql",
+                "category_create.sql",
+            ),
         ),
         Scenario(
             "heavy-body",
-            "k6",
-            (30, 60),
-            ("item_create", "item_replace"),
+            short_name="heavy",
+            tool="k6",
+            stages=(30, 60),
+            mix=(("item_create", 50), ("item_replace", 50)),
             writes=True,
             rates=(125, 200, 320, 500, 800, 1250, 2000, 3200),
             objective_ms=100.0,
             warm_rate=320,
+            k6_script="heavy-body.js",
+            # Its 5 KB descriptions, where the mixed scenario's items carry 1 KB.
+            pgbench_scripts=("heavy_create.sql", "heavy_replace.sql"),
         ),
         Scenario(
             "avatar",
-            "oha",
-            (10,),
-            ("avatar",),
+            short_name="avatar",
+            tool="oha",
+            stages=(10,),
+            mix=(("avatar", 100),),
             rates=(800, 2_000, 5_000, 12_000, 30_000, 75_000),
             objective_ms=10.0,
             warm_rate=2_000,
+            oha_scripts=("avatar.sh", "avatar-open.sh"),
         ),
         # HTTP in, HTTP out, no PostgreSQL: each request waits 1-50 ms on the stock upstream, so
         # at rate r about r × 26 ms requests are in flight (520 at 20,000 req/s), and what a
@@ -301,40 +181,17 @@ SCENARIOS: dict[str, Scenario] = {
         # flight.
         Scenario(
             "outbound",
-            "oha",
-            (200,),
-            ("item_stock",),
+            short_name="outbound",
+            tool="oha",
+            stages=(200,),
+            mix=(("item_stock", 100),),
             rates=(125, 200, 320, 500, 800, 1250, 2000, 3200, 5000, 8000, 12_500, 20_000),
             objective_ms=100.0,
             warm_rate=800,
-            read_mix=(("item_stock", 100),),
+            url_list=True,
             upstream=True,
+            k6_script="outbound.js",
+            oha_scripts=("read-mix.sh",),
         ),
     )
 }
-
-
-def prepare_probe(endpoint: str, client: httpx.Client, dialect: Dialect = "api") -> Callable[[], httpx.Response]:
-    """One operation of `endpoint` in `dialect`, ready to send: what it needs (a row to delete) is
-    made now, outside the window in which its SQL statements are counted."""
-    if endpoint == "item_delete":
-        item_id = _created_id(_create_item(client, DIALECT_PATHS[dialect]), DIALECT_PATHS[dialect])
-        return lambda: client.delete(f"/items/{item_id}")
-    return lambda: PROBES[dialect][endpoint](client)
-
-
-def replication_stages(scenario: Scenario, profile: str) -> tuple[int, ...]:
-    """The closed-model stages run after a ladder (the replication of the original study): all of
-    them in the full profile; in the shorter ones only the highest, as the ladder's capacity at
-    objective already says what the lower ones would."""
-    return scenario.stages if profile == "full" else scenario.stages[-1:]
-
-
-def closed_timing(profile: str, open_model: bool) -> tuple[int, int]:
-    """The warm-up and stage seconds of the closed-model stages (and of the ceilings): after the
-    open model, shorter (bench.scenarios.OPEN_TIMING) and without ramps."""
-    timing = TIMING[profile]
-    if open_model and profile in OPEN_TIMING:
-        stage = OPEN_TIMING[profile].replication_stage_s
-        return min(timing["warmup"], stage), stage
-    return timing["warmup"], timing["stage"]

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import hashlib
-import socket
 import subprocess
 import time
 from dataclasses import dataclass
@@ -11,18 +10,11 @@ from pathlib import Path
 
 import httpx
 
-from bench import paths, procs, system, upstream
+from bench import paths, ports, procs, system, upstream
 from bench.errors import BenchError
 from bench.manifest import Stack
 
 DEFAULT_POOL_SIZE = "10"
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
 
 
 def check_toolchain(stack: Stack) -> None:
@@ -121,9 +113,7 @@ def start(
     """Starts the stack (its run command, or `command` wrapping it) with the environment of
     spec/API.md's process contract, and waits for its first healthy /health. `stock_url` names
     the stock upstream its GET /items/{id}/stock asks (bench.upstream, or a test's fake)."""
-    from bench.postgres import port_in_use
-
-    if port_in_use(port):
+    if ports.port_in_use(port):
         raise BenchError(f"port {port} is in use: stop what listens there or choose another with --port")
     env = stack.environment(
         {

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import httpx
 
-from bench import paths, procs
+from bench import paths, ports, procs
 from bench.errors import BenchError
 
 SOURCE = paths.ROOT / "loadtests" / "upstream"
@@ -81,10 +81,8 @@ def free_port(first: int = DEFAULT_PORT) -> int:
     """`first`, or the next port after it that a server could listen on. Below the kernel's
     ephemeral range, where no outgoing connection takes it meanwhile (the runner chooses it at
     the start of a run and starts the service later, for the scenario that calls it)."""
-    from bench.postgres import port_in_use
-
     for port in range(first, first + PORTS_TRIED):
-        if not port_in_use(port):
+        if not ports.port_in_use(port):
             return port
     raise BenchError(f"no free port for the stock service in {first}-{first + PORTS_TRIED - 1}")
 
@@ -99,10 +97,8 @@ def start(
 ) -> Upstream:
     """Starts the stock service on 127.0.0.1:`port` and waits for its /health; `wrap` places its
     command (a cgroup, a CPU set) as the caller measures it."""
-    from bench.postgres import port_in_use
-
     binary = build()
-    if port_in_use(port):
+    if ports.port_in_use(port):
         raise BenchError(f"port {port} is in use: the stock service cannot listen there")
     env = dict(os.environ, HOST="127.0.0.1", PORT=str(port), UPSTREAM_DELAY_MS=delay_ms, UPSTREAM_SEED=str(seed))
     log = paths.LOGS / log_name

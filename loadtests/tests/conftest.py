@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from bench import postgres, stacks
-from bench.measure import cgroups
+from bench import ports, postgres
+from bench.measure.host import cgroups
 
 
 @pytest.fixture(scope="session")
@@ -21,7 +21,7 @@ def pg_cluster():
     os_user = postgres._server_user()
     # /tmp/pytest-of-root is private to root; the server user must reach its data directory.
     home = Path(tempfile.mkdtemp(prefix="bench-test-pg-", dir="/var/tmp"))
-    cluster = postgres.Cluster(bindir=bindir, data=home / "data", port=stacks.free_port(), os_user=os_user)
+    cluster = postgres.Cluster(bindir=bindir, data=home / "data", port=ports.free_port(), os_user=os_user)
     try:
         cluster.start()
         cluster.ensure_template()

@@ -3,7 +3,7 @@ up with its rate."""
 
 from __future__ import annotations
 
-from bench.measure.ladder import loadgen_bound
+from bench.judgement.ladder import loadgen_bound
 from bench.records.steps import LadderStep, RoleCpu
 
 

@@ -4,11 +4,19 @@ stack whose knee lies between two of the ladder's rates, and a load generator th
 import pytest
 from ladder_steps import ladder_step
 
-from bench.measure.bounds import CpuTimes, role_cpu
-from bench.measure.ladder import capacity, capacity_lower_bound, climb, loadgen_bound, stopping_step
+from bench.judgement.bounds import CpuTimes, role_cpu
+from bench.judgement.ladder import (
+    BISECT_RATIO,
+    bisect_rate,
+    capacity,
+    capacity_lower_bound,
+    loadgen_bound,
+    stopping_step,
+)
+from bench.measure.phases.ladder import climb
 from bench.records import CpuSplit
 from bench.records.steps import LadderStep, RoleCpu
-from bench.scenarios import BISECT_RATIO, SCENARIOS, bisect_rate
+from bench.scenarios import SCENARIOS
 
 TWO_CORES = CpuSplit(app="0", postgres="1", loadgen="1")
 
@@ -164,7 +172,7 @@ def test_the_progress_line_says_what_stopped_the_ladder_and_when_capacity_is_a_l
     import json
 
     from bench import paths
-    from bench.measure.verdict import summary_line
+    from bench.judgement.verdict import summary_line
     from bench.records import RawResult
     from bench.records.steps import Ladder
 

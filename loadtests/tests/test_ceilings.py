@@ -7,31 +7,38 @@ from pathlib import Path
 import httpx
 import pytest
 
-from bench import paths, postgres, procs, scenarios, stacks, upstream
-from bench.measure import ceilings
+from bench import paths, ports, postgres, procs, scenarios, upstream
+from bench.measure.load import pgbench
+from bench.measure.plan.ceilings import CEILING_DB, ceiling_of
+from bench.measure.run import nginx
 
 
 def test_the_pgbench_command_weights_every_script_of_the_mix():
-    command = ceilings.pgbench_command(Path("/pg/pgbench"), "postgres://u@h/db", "join-filter", 10, 12)
+    join_filter = scenarios.SCENARIOS["join-filter"]
+    command = pgbench.pgbench_command(Path("/pg/pgbench"), "postgres://u@h/db", join_filter, 10, 12)
     assert command.startswith("exec '/pg/pgbench' -n -M prepared -c 10 -j 1 -T 12 ")
-    for name, weight in ceilings.PGBENCH_MIXES["join-filter"].items():
-        assert f"-f '{ceilings.PGBENCH_DIR / (name + '.sql')}@{weight}'" in command
+    assert join_filter.pgbench_mix == (("items_by_category.sql", 70), ("item_by_id.sql", 30))
+    for script, weight in join_filter.pgbench_mix:
+        assert f"-f '{pgbench.PGBENCH_DIR / script}@{weight}'" in command
     assert command.endswith("'postgres://u@h/db'")
 
 
 def test_every_k6_scenario_has_a_database_ceiling():
     k6_scenarios = {name for name, s in scenarios.SCENARIOS.items() if s.tool == "k6"}
-    assert set(ceilings.PGBENCH_MIXES) == k6_scenarios
+    database = {name for name, s in scenarios.SCENARIOS.items() if ceiling_of(s) is CEILING_DB}
+    assert database == k6_scenarios
 
 
 @pytest.mark.postgres
-@pytest.mark.parametrize("scenario", sorted(ceilings.PGBENCH_MIXES))
+@pytest.mark.parametrize(
+    "scenario", [s for s in scenarios.SCENARIOS.values() if s.pgbench_scripts], ids=lambda s: s.name
+)
 def test_each_mix_runs_on_the_seeded_database_without_a_failed_transaction(pg_cluster, scenario, tmp_path):
     pg_cluster.reset()
-    command = ceilings.pgbench_command(pg_cluster.bindir / "pgbench", pg_cluster.url(), scenario, 2, 1)
+    command = pgbench.pgbench_command(pg_cluster.bindir / "pgbench", pg_cluster.url(), scenario, 2, 1)
     log = tmp_path / "pgbench.log"
     assert procs.run(command, cwd=tmp_path, env={"PATH": "/usr/bin:/bin"}, log=log, timeout_s=60) == 0
-    report = ceilings.parse_pgbench(log.read_text())
+    report = pgbench.parse_pgbench(log.read_text())
     assert report.tps > 0 and report.failed == 0 and report.transactions and report.latency_avg_ms
 
 
@@ -46,7 +53,7 @@ def test_nginx_answers_the_avatar_302_inside_the_wrapper_it_is_given(tmp_path, m
         wrapped.append(command)
         return command
 
-    proc, base_url = ceilings.start_nginx(wrap, stacks.free_port())
+    proc, base_url = nginx.start_nginx(wrap, ports.free_port())
     try:
         answer = httpx.get(base_url + "/avatar")
         assert answer.status_code == 302
@@ -64,9 +71,9 @@ def test_nginx_answers_the_avatar_302_inside_the_wrapper_it_is_given(tmp_path, m
 )
 def test_the_proxy_ceiling_passes_the_stock_call_to_the_upstream_and_its_answer_back(tmp_path, monkeypatch):
     monkeypatch.setattr(paths, "HOME", tmp_path)
-    with upstream.running(stacks.free_port(), delay_ms="0") as stock:
+    with upstream.running(ports.free_port(), delay_ms="0") as stock:
         stock_port = int(stock.url.rsplit(":", 1)[1])
-        proc, base_url = ceilings.start_nginx(lambda command: command, stacks.free_port(), stock_port=stock_port)
+        proc, base_url = nginx.start_nginx(lambda command: command, ports.free_port(), stock_port=stock_port)
         try:
             with httpx.Client(base_url=base_url) as client:
                 answer = client.get("/items/12345/stock")
@@ -84,12 +91,12 @@ def test_the_proxy_ceiling_passes_the_stock_call_to_the_upstream_and_its_answer_
 def test_the_delete_of_the_mixed_ceiling_removes_an_item_its_creates_made(pg_cluster, tmp_path):
     """As k6 deletes the oldest item its VU created: the table grows by creates minus deletes."""
     pg_cluster.reset()
-    pgbench = pg_cluster.bindir / "pgbench"
+    binary = pg_cluster.bindir / "pgbench"
     log = tmp_path / "pgbench.log"
     made = "SELECT id FROM item WHERE sku LIKE 'PGB-%' ORDER BY id"
     kept = []
     for script, times in (("item_create", 5), ("item_delete", 3)):
-        command = f"'{pgbench}' -n -c 1 -t {times} -f '{ceilings.PGBENCH_DIR / script}.sql' '{pg_cluster.url()}'"
+        command = f"'{binary}' -n -c 1 -t {times} -f '{pgbench.PGBENCH_DIR / script}.sql' '{pg_cluster.url()}'"
         assert procs.run(command, cwd=tmp_path, env={"PATH": "/usr/bin:/bin"}, log=log, timeout_s=60) == 0
         with pg_cluster.connect(postgres.DB_NAME) as conn:
             kept.append([row[0] for row in conn.execute(made).fetchall()])
@@ -100,10 +107,10 @@ def test_the_delete_of_the_mixed_ceiling_removes_an_item_its_creates_made(pg_clu
 
 
 def test_a_fixed_rate_pgbench_skips_late_transactions_and_logs_each_one():
-    command = ceilings.pgbench_command(
+    command = pgbench.pgbench_command(
         Path("/pg/pgbench"),
         "postgres://u@h/db",
-        "join-filter",
+        scenarios.SCENARIOS["join-filter"],
         10,
         12,
         rate=630,
@@ -122,13 +129,13 @@ def test_the_transaction_log_gives_each_latency_and_the_skipped(tmp_path):
     )
     (tmp_path / "tx.4242.1").write_text("2 1 skipped 1 1795502233 142274 961\n3 1 500 0 1795502233 142275 3\n")
     (tmp_path / "other.4242").write_text("0 1 999999 1 1795502233 140624 72\n")
-    found = ceilings.read_transaction_logs(tmp_path / "tx")
+    found = pgbench.read_transaction_logs(tmp_path / "tx")
     assert sorted(found.latencies_ms) == [0.5, 1.5, 2.5]
     assert found.skipped == 1
 
 
 def test_percentiles_are_latencies_some_transaction_had():
-    latency = ceilings.latency_of([float(ms) for ms in range(1, 1001)])
+    latency = pgbench.latency_of([float(ms) for ms in range(1, 1001)])
     assert latency is not None
     assert (latency.min, latency.p50, latency.p90, latency.p99, latency.p999, latency.max) == (
         1,
@@ -139,17 +146,17 @@ def test_percentiles_are_latencies_some_transaction_had():
         1000,
     )
     assert latency.avg == 500.5
-    assert ceilings.latency_of([]) is None
+    assert pgbench.latency_of([]) is None
 
 
 @pytest.mark.postgres
 def test_a_fixed_rate_run_logs_every_transaction_with_its_latency(pg_cluster, tmp_path):
     pg_cluster.reset()
     prefix = tmp_path / "transactions"
-    command = ceilings.pgbench_command(
+    command = pgbench.pgbench_command(
         pg_cluster.bindir / "pgbench",
         pg_cluster.url(),
-        "join-filter",
+        scenarios.SCENARIOS["join-filter"],
         2,
         2,
         rate=100,
@@ -158,8 +165,8 @@ def test_a_fixed_rate_run_logs_every_transaction_with_its_latency(pg_cluster, tm
     )
     log = tmp_path / "pgbench.log"
     assert procs.run(command, cwd=tmp_path, env={"PATH": "/usr/bin:/bin"}, log=log, timeout_s=60) == 0
-    report = ceilings.parse_pgbench(log.read_text())
-    found = ceilings.read_transaction_logs(prefix)
+    report = pgbench.parse_pgbench(log.read_text())
+    found = pgbench.read_transaction_logs(prefix)
     assert report.transactions == len(found.latencies_ms) > 100
     assert found.skipped == 0
     assert all(0 < ms < 1000 for ms in found.latencies_ms)

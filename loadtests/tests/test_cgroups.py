@@ -2,7 +2,7 @@
 
 import pytest
 
-from bench.measure import cgroups
+from bench.measure.host import cgroups
 
 
 def fake_v1(root):

@@ -59,7 +59,7 @@ def test_a_cpu_list_that_is_none_is_refused_with_its_flag():
 
 
 def test_the_estimate_alone_runs_nothing(tmp_path, monkeypatch):
-    from bench.measure import request
+    from bench.measure.run import request
 
     def must_not_run(*args, **kwargs):
         raise AssertionError("--estimate started a run")

@@ -1,5 +1,5 @@
 """compose.yaml: its rules (bench.checks.compose_checks) and the caps read from it
-(bench.checks.compose_file)."""
+(bench.compose_file)."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ import yaml
 from docker_roots import ROOT, make_root, minimal_compose, one_problem
 
 from bench.checks.compose_checks import SCHEMA, compose_problems
-from bench.checks.compose_file import caps, parse_bytes, parse_cpus
+from bench.compose_file import caps, parse_bytes, parse_cpus
 from bench.errors import BenchError
 
 # --------------------------------------------------------------------------- the real file

@@ -19,11 +19,12 @@ from test_orchestration import CAPS, FAKES, setting  # noqa: F401 (a fixture)
 from test_report import record, write
 
 from bench import manifest, paths, report
+from bench.judgement.verdict import summary_line
 from bench.measure import Plan
-from bench.measure.orchestrate import run_plan
-from bench.measure.verdict import summary_line
+from bench.measure.load.dialects import prepare_probe
+from bench.measure.run.orchestrate import run_plan
 from bench.records import CpuSplit, RawResult, stack_label
-from bench.scenarios import SCENARIOS, prepare_probe
+from bench.scenarios import SCENARIOS
 
 K6 = paths.ROOT / ".bench" / "bin" / "k6"
 NEW_ID = 100_001

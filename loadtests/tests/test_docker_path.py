@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from bench import manifest, paths, procs, system, testing, tools
+from bench import conformance, manifest, paths, procs, system, tools
 from bench.checks import images
 from bench.docker import cycle, engine, session, standins
 from bench.errors import BenchError
@@ -121,17 +121,17 @@ def test_bench_docker_runs_the_whole_suite_and_bench_test_leaves_out_only_the_co
     home, go_gin, conformance_passes
 ):
     cycle.run_stack(FakeEngine(k6_line=K6_OK), go_gin, on_progress=lambda text: None)
-    assert f"not {cycle.CODE_ONLY_MARKER}" not in conformance_passes["command"]
+    assert f"not {conformance.CODE_ONLY_MARKER}" not in conformance_passes["command"]
     outcome = cycle.run_stack(FakeEngine(k6_line=K6_OK), go_gin, on_progress=lambda text: None, whole_suite=False)
     command = conformance_passes["command"]
-    assert command[command.index(f"not {cycle.CODE_ONLY_MARKER}") - 1] == "-m"
+    assert command[command.index(f"not {conformance.CODE_ONLY_MARKER}") - 1] == "-m"
     assert outcome.conformance is not None and "without the code-only cases" in outcome.conformance.summary
 
 
 def collected(*args: str) -> set[str]:
     """The conformance cases pytest collects with `args`, as module::function."""
     done = subprocess.run(
-        [sys.executable, "-m", "pytest", str(testing.CONFORMANCE_SUITE), "--collect-only", "-q", *args],
+        [sys.executable, "-m", "pytest", str(conformance.CONFORMANCE_SUITE), "--collect-only", "-q", *args],
         cwd=paths.ROOT,
         env={**os.environ, "CONFORMANCE_DIALECT": "api", "PYTHONDONTWRITEBYTECODE": "1"},
         capture_output=True,
@@ -143,9 +143,9 @@ def collected(*args: str) -> set[str]:
 
 
 def test_the_docker_path_leaves_out_only_code_only_cases_and_keeps_what_touches_the_image():
-    every, kept = collected(), collected("-m", f"not {cycle.CODE_ONLY_MARKER}")
+    every, kept = collected(), collected("-m", f"not {conformance.CODE_ONLY_MARKER}")
     left_out = every - kept
-    assert left_out, "the marker leaves nothing out: is it still spelled as cycle.CODE_ONLY_MARKER?"
+    assert left_out, "the marker leaves nothing out: is it still spelled as conformance.CODE_ONLY_MARKER?"
     assert {"test_params.py", "test_fuzzer_paths.py"} <= {case.split("::")[0] for case in left_out}
     for case in (
         "test_resilience.py::test_database_outage_and_recovery",

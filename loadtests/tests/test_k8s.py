@@ -8,7 +8,7 @@ import pytest
 
 from bench import manifest, paths, testing, tools
 from bench.checks import k8s, k8s_schemas
-from bench.checks.compose_file import caps
+from bench.compose_file import caps
 from bench.testing import runner
 
 

@@ -1,4 +1,6 @@
-"""The runner's layout: no import cycle between its modules, and no module over 400 lines.
+"""The runner's layout: no import cycle between its modules, nor between the packages and modules
+that sit side by side in one package, no module over 400 lines, and the report reading nothing of
+the measuring wing (the rules both apply are bench.judgement's).
 
 Every import counts, a function's deferred one and a TYPE_CHECKING one included: deferring an
 import hides a cycle from Python, not from the reader. Importing a module runs the __init__ of
@@ -90,8 +92,57 @@ def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
     return found
 
 
+def member_of(package: str, name: str) -> str | None:
+    """The member of `package` (a subpackage or a module) that module `name` is or sits in."""
+    if not name.startswith(package + "."):
+        return None
+    return ".".join(name.split(".")[: package.count(".") + 2])
+
+
+def package_graphs(graph: dict[str, set[str]], packages: set[str]) -> dict[str, dict[str, set[str]]]:
+    """For each package, the imports between its members, each with all that sits in it: a member
+    imports another where one of its modules imports one of the other's."""
+    found: dict[str, dict[str, set[str]]] = {}
+    for package in sorted(packages):
+        members: dict[str, set[str]] = {}
+        for name, targets in graph.items():
+            if (source := member_of(package, name)) is None:
+                continue
+            imported_members = {member_of(package, target) for target in targets}
+            members.setdefault(source, set()).update(m for m in imported_members if m is not None and m != source)
+        found[package] = members
+    return found
+
+
+def reached(graph: dict[str, set[str]], start: set[str]) -> set[str]:
+    """Every module that importing `start` imports, directly or through others."""
+    seen: set[str] = set()
+    todo = list(start)
+    while todo:
+        for target in graph.get(todo.pop(), ()):
+            if target not in seen:
+                seen.add(target)
+                todo.append(target)
+    return seen
+
+
+def packages_in(package: Path) -> set[str]:
+    return {name for name, path in modules(package).items() if path.name == "__init__.py"}
+
+
 def test_the_runner_has_no_import_cycle():
     assert cycles(import_graph(PACKAGE)) == []
+
+
+def test_no_package_of_the_runner_has_members_that_import_each_other():
+    graphs = package_graphs(import_graph(PACKAGE), packages_in(PACKAGE))
+    assert {package: found for package, members in graphs.items() if (found := cycles(members))} == {}
+
+
+def test_the_report_imports_nothing_of_the_measuring_wing():
+    graph = import_graph(PACKAGE)
+    report = {name for name in graph if name == "bench.report" or name.startswith("bench.report.")}
+    assert sorted(name for name in reached(graph, report) if name.startswith("bench.measure")) == []
 
 
 def test_no_module_of_the_runner_is_over_400_lines():
@@ -114,3 +165,23 @@ def test_a_cycle_is_found_through_a_deferred_import_and_through_a_package(tmp_pa
     assert cycles(graph) == [["bench.a", "bench.b"], ["bench.c", "bench.sub", "bench.sub.inner"]]
     assert graph["bench.sub.e"] == {"bench.sub.inner", "bench.d"}
     assert graph["bench.d"] == {"bench.sub", "bench.sub.inner"}
+
+
+def test_packages_that_import_each_other_are_a_cycle_though_no_two_modules_are(tmp_path):
+    package = tmp_path / "bench"
+    for sub in ("run", "load", "load/tools"):
+        (package / sub).mkdir(parents=True)
+        (package / sub / "__init__.py").write_text("")
+    (package / "__init__.py").write_text("")
+    (package / "run" / "job.py").write_text("from bench.load.tools import k6\n")
+    (package / "run" / "context.py").write_text("")
+    (package / "load" / "tools" / "k6.py").write_text("")
+    (package / "load" / "tools" / "oha.py").write_text("from bench.load import stages\n")
+    (package / "load" / "stages.py").write_text("from bench.run.context import x\n")
+    graph = import_graph(package)
+    assert cycles(graph) == []
+    graphs = package_graphs(graph, packages_in(package))
+    assert cycles(graphs["bench"]) == [["bench.load", "bench.run"]]
+    # Inside load, tools imports stages and not back: no cycle there.
+    assert graphs["bench.load"] == {"bench.load.stages": set(), "bench.load.tools": {"bench.load.stages"}}
+    assert reached(graph, {"bench.load.tools.oha"}) == {"bench.load.stages", "bench.run", "bench.run.context"}

@@ -6,9 +6,12 @@ from pathlib import Path
 
 import pytest
 
-from bench import manifest, paths, scenarios
+from bench import manifest, paths, profiles, scenarios
+from bench.judgement.ladder import bisection_rates
 from bench.manifest import Stack
-from bench.measure import Plan, ceilings, cpu_count, default_split, estimate, loadgen
+from bench.measure import Plan, cpu_count, default_split
+from bench.measure.load import k6, oha, pgbench
+from bench.measure.plan import estimate
 from bench.records import CpuSplit
 
 K6_SUMMARY = {
@@ -37,7 +40,7 @@ K6_SUMMARY = {
 def test_k6_summary_of_this_repository(tmp_path):
     path = tmp_path / "s.json"
     path.write_text(json.dumps(K6_SUMMARY))
-    summary = loadgen.parse_k6_summary(path)
+    summary = k6.parse_k6_summary(path)
     assert summary.writes.items_created == 3 and summary.total_requests == 130
     assert summary.run_seconds == 12.4
     (stage,) = summary.stages
@@ -48,7 +51,7 @@ def test_foreign_json_is_not_taken_for_a_k6_summary(tmp_path):
     path = tmp_path / "s.json"
     path.write_text(json.dumps({"metrics": {}}))
     with pytest.raises(ValueError, match="not a k6 summary"):
-        loadgen.parse_k6_summary(path)
+        k6.parse_k6_summary(path)
 
 
 def test_k6_progress_lines_give_completed_iterations():
@@ -57,14 +60,14 @@ def test_k6_progress_lines_give_completed_iterations():
         "stage_50   [  10% ] 50 VUs  01.0s/12s\n"
         "running (0m02.0s), 050/050 VUs, 2450 complete and 0 interrupted iterations\n"
     )
-    assert loadgen.k6_completed(log) == 2450
-    assert loadgen.k6_completed("starting") is None
+    assert k6.k6_completed(log) == 2450
+    assert k6.k6_completed("starting") is None
 
 
 def test_k6_command_passes_stage_and_summary(tmp_path):
-    command = loadgen.k6_command(
+    command = k6.k6_command(
         tmp_path / "k6",
-        "read-heavy",
+        scenarios.SCENARIOS["read-heavy"],
         base_url="http://127.0.0.1:1",
         profile="smoke",
         stage="100",
@@ -91,19 +94,18 @@ tps = 10237.316 (without initial connection time)
 
 
 def test_parse_pgbench():
-    assert ceilings.parse_pgbench(PGBENCH_OUTPUT) == ceilings.PgbenchReport(
+    assert pgbench.parse_pgbench(PGBENCH_OUTPUT) == pgbench.PgbenchReport(
         tps=10237.316, transactions=40960, latency_avg_ms=5.861, failed=0
     )
     with pytest.raises(ValueError):
-        ceilings.parse_pgbench("connection refused")
+        pgbench.parse_pgbench("connection refused")
 
 
-def test_pgbench_mixes_name_existing_scripts_and_match_the_k6_scenarios():
-    for scenario, mix in ceilings.PGBENCH_MIXES.items():
-        assert scenario in scenarios.SCENARIOS
-        for name in mix:
-            assert (ceilings.PGBENCH_DIR / f"{name}.sql").is_file()
-        assert sum(mix.values()) == 100
+def test_pgbench_mixes_name_existing_scripts_and_weigh_them_to_100():
+    for scenario in scenarios.SCENARIOS.values():
+        for script, _ in scenario.pgbench_mix:
+            assert (pgbench.PGBENCH_DIR / script).is_file()
+        assert sum(weight for _, weight in scenario.pgbench_mix) in (0, 100)
 
 
 @pytest.mark.parametrize("cpus,count", [("0", 1), ("2-5", 4), ("0,2-3", 3)])
@@ -137,10 +139,10 @@ def test_the_quick_suite_of_nine_stacks_is_estimated_before_any_run():
 
 def test_the_estimate_counts_each_steps_least_requests_the_probes_and_the_bisection():
     join = scenarios.SCENARIOS["join-filter"]
-    quick = scenarios.OPEN_TIMING["quick"]
+    quick = profiles.OPEN_TIMING["quick"]
     # 2,000 requests at 60 req/s take 34 s; from 200 req/s up a full-length step lasts its least 10 s.
-    assert scenarios.step_seconds(quick, 60) == 34 and scenarios.step_seconds(quick, 1000) == 10
-    assert scenarios.bisection_rates(630, 1000) == [794, 891, 944]
+    assert profiles.step_seconds(quick, 60) == 34 and profiles.step_seconds(quick, 1000) == 10
+    assert bisection_rates(630, 1000) == [794, 891, 944]
     climbed = tuple(float(r) for r in join.rates[:5])
 
     def seconds(observed: estimate.Observed) -> float:
@@ -166,8 +168,8 @@ def test_the_estimate_follows_earlier_runs():
     # last not held, and the bisection below it, and ran as many full-length steps as the model.
     plan.observed = {
         ("s0", s.name): estimate.Observed(
-            steady_s=float(scenarios.OPEN_TIMING["quick"].cap_s),
-            probe_rates=(*s.rates, *scenarios.bisection_rates(s.rates[-2], s.rates[-1])),
+            steady_s=float(profiles.OPEN_TIMING["quick"].cap_s),
+            probe_rates=(*s.rates, *bisection_rates(s.rates[-2], s.rates[-1])),
             full_rates=(float(s.rates[-2]),) * 2 + (float(s.rates[-1]),) * 2,
         )
         for s in scenarios.SCENARIOS.values()
@@ -210,7 +212,7 @@ def test_the_estimate_reads_the_latest_earlier_run_from_any_raw_directory(tmp_pa
 
 
 def test_the_memory_ladder_is_estimated_cap_by_cap_as_far_as_the_latest_ladder_went(tmp_path):
-    from bench.measure.plan import LADDER_SCENARIOS, MEM_LADDER_MIB, ladder_rungs
+    from bench.measure.plan.plan import LADDER_SCENARIOS, MEM_LADDER_MIB, ladder_rungs
 
     published = paths.ROOT / "results/raw/quick-mem-ladder"
     measured = json.loads((published / "go-gin--avatar--mem512--run1.json").read_text())
@@ -268,7 +270,7 @@ OHA_OUTPUT = {
 def test_parse_oha(tmp_path):
     path = tmp_path / "oha.json"
     path.write_text(json.dumps(OHA_OUTPUT))
-    stage = loadgen.parse_oha(path, expected_status=302, connections=10)
+    stage = oha.parse_oha(path, expected_status=302, connections=10)
     assert (stage.vus, stage.requests, stage.rps, stage.active_s) == (10, 2000, 36436.9, 0.0549)
     assert stage.errors == {"503": 2, "0": 3} and stage.error_count == 5
     assert stage.latency_ms is not None
@@ -276,21 +278,21 @@ def test_parse_oha(tmp_path):
 
 
 def test_oha_command_never_follows_redirects(tmp_path):
-    command = loadgen.oha_command(
+    command = oha.oha_command(
         tmp_path / "oha", "http://127.0.0.1:1/avatar", requests=10, connections=2, output=tmp_path / "o.json"
     )
     assert "--redirect 0" in command and "--output-format json" in command and "-q" not in command
-    open_model = loadgen.oha_command(
+    open_model = oha.oha_command(
         tmp_path / "oha", "http://x/avatar", duration_s=10, connections=2, output=tmp_path / "o.json", rate=500
     )
     assert "-q 500 --latency-correction" in open_model and "-z 10s -w" in open_model and " -n " not in open_model
     with pytest.raises(ValueError):
-        loadgen.oha_command(tmp_path / "oha", "http://x/avatar", connections=2, output=tmp_path / "o.json")
+        oha.oha_command(tmp_path / "oha", "http://x/avatar", connections=2, output=tmp_path / "o.json")
 
 
 def test_a_fixed_rate_run_has_enough_vus_and_connections_for_its_rate_at_the_objective():
-    from bench.measure.k6 import arrival_vus
-    from bench.measure.oha import rate_connections
+    from bench.measure.load.k6 import arrival_vus
+    from bench.measure.load.oha import rate_connections
 
     assert arrival_vus(1000, 100) == 110
     assert rate_connections(2_000, 10) == 30 and rate_connections(100, 10) == 16

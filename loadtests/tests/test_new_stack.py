@@ -18,7 +18,7 @@ from docker_roots import ROOT
 
 from bench import manifest, tools
 from bench.checks import docker_checks, k8s
-from bench.checks.compose_file import caps
+from bench.compose_file import caps
 
 NAME = "csharp-aspnet"
 

@@ -9,14 +9,15 @@ from typing import Any, cast
 import pytest
 from ladder_steps import ladder_step
 
-from bench.measure.bounds import CpuTimes, client_bound, cpu_set, role_cpu
-from bench.measure.context import Context
-from bench.measure.ladder import capacity, stop_reasons
-from bench.measure.probes import StageMeter
-from bench.measure.steady import _run_windows, core_full, settled, warm_rates
+from bench.judgement.bounds import CpuTimes, client_bound, cpu_set, role_cpu
+from bench.judgement.ladder import capacity, stop_reasons
+from bench.judgement.steady import STEADY_SPREAD, STEADY_TREND, core_full, settled
+from bench.measure.phases.context import Context
+from bench.measure.phases.probes import StageMeter
+from bench.measure.phases.steady import _run_windows, warm_rates
 from bench.records import CpuSplit, RawResult
 from bench.records.steps import LadderStep
-from bench.scenarios import SCENARIOS, STEADY_SPREAD, STEADY_TREND
+from bench.scenarios import SCENARIOS
 
 # The keyword arguments of stop_reasons, of several types.
 HELD: dict[str, Any] = {
@@ -255,7 +256,7 @@ def test_cpu_sets():
 
 
 def test_a_step_is_limited_by_its_load_generator_only_when_that_did_most_of_the_work():
-    from bench.measure.bounds import limited_by_loadgen
+    from bench.judgement.bounds import limited_by_loadgen
 
     # pgbench and PostgreSQL saturating CPU 1, PostgreSQL doing most: the database's limit.
     assert not limited_by_loadgen(_cpu(TWO_CORES, app=0.0, postgres=7.5, loadgen=1.5))
@@ -305,8 +306,8 @@ class _Meter(StageMeter):
 
 
 def _pgbench_step(processed: int, skipped: int, p99: float = 20.0) -> LadderStep:
-    from bench.measure.ladder import make_step
-    from bench.measure.loadgen import LoadFigures
+    from bench.measure.load.figures import LoadFigures
+    from bench.measure.phases.ladder import make_step
     from bench.records.steps import Latency
 
     figures = LoadFigures(

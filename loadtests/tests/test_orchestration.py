@@ -17,20 +17,23 @@ import pytest
 from conftest import fake_cgroup_v1
 from test_manifest import VALID, write_stack
 
-from bench import manifest, paths, postgres, schema
+from bench import manifest, paths, ports, schema
 from bench.errors import BenchError
-from bench.measure import Plan, cgroups, environment, kept_records, observed_runs, stack_run
-from bench.measure.estimate import Observed
-from bench.measure.orchestrate import run_plan
-from bench.measure.roles import Roles
+from bench.measure import Plan, kept_records, observed_runs
+from bench.measure.host import cgroups, environment
+from bench.measure.host.roles import Roles
+from bench.measure.plan.estimate import Observed
+from bench.measure.run import stack_run
+from bench.measure.run.orchestrate import run_plan
+from bench.profiles import OPEN_TIMING
 from bench.records import Cap, Caps, CpuSplit, RawResult
 from bench.records.steps import LadderStep, Stage
-from bench.scenarios import OPEN_TIMING, SCENARIOS
+from bench.scenarios import SCENARIOS
 from bench.stacks import Running
 
 pytestmark = pytest.mark.postgres
 FAKES = Path(__file__).with_name("fakes")
-# cpuacct's directory among a v1 group's (bench.measure.cgroups.V1_CONTROLLERS).
+# cpuacct's directory among a v1 group's (bench.measure.host.cgroups.V1_CONTROLLERS).
 V1_CPUACCT = cgroups.V1_CONTROLLERS.index("cpuacct")
 
 
@@ -384,4 +387,4 @@ def test_the_outbound_scenario_runs_with_the_stock_upstream_started_for_it_alone
     # Started for the outbound job on the port the stack was told, and stopped after it.
     log = (tmp_path / "logs" / "run" / "demo-outbound-upstream.log").read_text()
     port = int(log.split("stock service on http://127.0.0.1:")[1].split()[0])
-    assert not postgres.port_in_use(port)
+    assert not ports.port_in_use(port)

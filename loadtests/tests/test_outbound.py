@@ -14,16 +14,16 @@ import pytest
 from conftest import fake_cgroup_v1
 from test_manifest import VALID, write_stack
 
-from bench import manifest, paths, postgres, stacks, upstream
+from bench import manifest, paths, ports, postgres, stacks, upstream
 from bench.cli import stacks as serve_cli
 from bench.errors import BenchError
-from bench.measure.bounds import CpuTimes, client_bound, limited_by_loadgen, role_cpu
-from bench.measure.ceilings import CEILING_PROXY, ceiling_of
-from bench.measure.estimate import estimate_seconds
-from bench.measure.ladder import loadgen_bound
-from bench.measure.loadgen import LoadFigures
-from bench.measure.probes import StageMeter
-from bench.measure.roles import Roles
+from bench.judgement.bounds import CpuTimes, client_bound, limited_by_loadgen, role_cpu
+from bench.judgement.ladder import loadgen_bound
+from bench.measure.host.roles import Roles
+from bench.measure.load.figures import LoadFigures
+from bench.measure.phases.probes import StageMeter
+from bench.measure.plan.ceilings import CEILING_PROXY, ceiling_of
+from bench.measure.plan.estimate import estimate_seconds
 from bench.records import Cap, Caps, CpuSplit
 from bench.records.steps import RoleCpu
 from bench.scenarios import SCENARIOS
@@ -207,7 +207,7 @@ def test_serve_starts_the_upstream_beside_the_database_names_it_to_the_stack_and
 
     serve = serve_cli.serve.callback
     assert serve is not None
-    serve("demo", stacks.free_port())
+    serve("demo", ports.free_port())
 
     (stock,) = started
     assert stock.url.startswith("http://127.0.0.1:")
@@ -217,7 +217,7 @@ def test_serve_starts_the_upstream_beside_the_database_names_it_to_the_stack_and
     printed = capsys.readouterr().out
     assert f"the stock upstream is serving at {stock.url}" in printed and f"STOCK_URL={stock.url}" in printed
     # Ctrl-C stopped the stack, then the upstream.
-    assert stock.proc.poll() is not None and not postgres.port_in_use(port)
+    assert stock.proc.poll() is not None and not ports.port_in_use(port)
 
 
 def test_the_upstream_takes_8099_or_the_next_free_port():

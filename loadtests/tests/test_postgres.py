@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from bench import postgres, stacks
+from bench import ports, postgres
 from bench.errors import BenchError
 
 pytestmark = pytest.mark.postgres
@@ -75,7 +75,7 @@ def test_the_reason_postgres_did_not_start_is_read_from_its_log(tmp_path):
 
 
 def test_a_free_port_is_free():
-    assert not postgres.port_in_use(stacks.free_port())
+    assert not ports.port_in_use(ports.free_port())
 
 
 def test_a_port_a_connection_holds_as_its_own_is_in_use():
@@ -86,7 +86,7 @@ def test_a_port_a_connection_holds_as_its_own_is_in_use():
         with socket.socket() as client:
             client.bind(("127.0.0.1", 0))
             client.connect(server.getsockname())
-            assert postgres.port_in_use(client.getsockname()[1])
+            assert ports.port_in_use(client.getsockname()[1])
 
 
 def test_the_default_port_is_one_no_outgoing_connection_is_given():

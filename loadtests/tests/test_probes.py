@@ -5,10 +5,10 @@ import time
 import pytest
 from conftest import fake_cgroup_v1
 
-from bench.measure import probes
-from bench.measure.loadgen import LoadFigures
-from bench.measure.probes import StageMeter
-from bench.measure.roles import Roles
+from bench.measure.host.roles import Roles
+from bench.measure.load.figures import LoadFigures
+from bench.measure.phases import probes
+from bench.measure.phases.probes import StageMeter
 from bench.records import Cap, Caps, CpuSplit
 
 CAPS = Caps(app=Cap(cpus=1.0, mem_bytes=256 << 20), postgres=Cap(cpus=1.0, mem_bytes=1 << 30))

@@ -8,8 +8,8 @@ from typing import get_args
 
 import pytest
 
-from bench import report, scenarios, schema
-from bench.records import Profile, RawResult, ScenarioName
+from bench import profiles, report, scenarios, schema
+from bench.records import Profile, RawResult
 
 ROOT = Path(__file__).resolve().parents[2]
 RAW_FILES = sorted((ROOT / "results" / "raw").glob("**/*.json"))
@@ -32,8 +32,15 @@ def test_the_committed_schema_is_the_generated_one():
 
 
 def test_the_models_name_every_scenario_and_profile():
-    assert set(get_args(ScenarioName)) == set(scenarios.SCENARIOS)
-    assert set(get_args(Profile)) == set(scenarios.PROFILES)
+    names = schema.generate()["properties"]["scenario"]["enum"]
+    assert names == list(scenarios.SCENARIOS)
+    assert set(get_args(Profile)) == set(profiles.PROFILES)
+
+
+def test_a_record_of_a_scenario_the_runner_does_not_know_does_not_read():
+    record = json.loads(RAW_FILES[0].read_text())
+    with pytest.raises(ValueError, match="unknown scenario 'read-light'"):
+        RawResult.model_validate({**record, "scenario": "read-light"})
 
 
 def test_a_run_that_did_not_fail_must_say_how_it_went():

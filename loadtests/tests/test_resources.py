@@ -11,9 +11,9 @@ from pathlib import Path
 import psycopg
 import pytest
 
-from bench.measure import cgroups
-from bench.measure.hsperf import NotPerfData, PerfData, open_jvms, perf_file
-from bench.measure.resources import ResourceSampler, Sessions, thread_count
+from bench.measure.host import cgroups
+from bench.measure.host.hsperf import NotPerfData, PerfData, open_jvms, perf_file
+from bench.measure.host.resources import ResourceSampler, Sessions, thread_count
 from bench.postgres import Cluster
 
 GIB = 1 << 30

@@ -3,7 +3,7 @@
 import pytest
 from test_manifest import VALID, write_stack
 
-from bench import manifest, paths, stacks
+from bench import manifest, paths, ports, stacks
 from bench.errors import BenchError
 
 
@@ -21,14 +21,14 @@ def stack_with_run(tmp_path, command, timeout=60):
 def test_a_stack_that_exits_is_reported_with_its_log(tmp_path, logs):
     stack = stack_with_run(tmp_path, "echo cannot reach the database; exit 3")
     with pytest.raises(BenchError) as error:
-        stacks.start(stack, port=stacks.free_port(), database_url="postgres://x")
+        stacks.start(stack, port=ports.free_port(), database_url="postgres://x")
     assert "exited with code 3" in str(error.value) and "cannot reach the database" in str(error.value)
 
 
 def test_a_stack_that_never_gets_healthy_is_stopped_at_its_timeout(tmp_path, logs):
     stack = stack_with_run(tmp_path, "echo starting slowly; exec sleep 60", timeout=1)
     with pytest.raises(BenchError, match="not healthy within 1 s") as error:
-        stacks.start(stack, port=stacks.free_port(), database_url="postgres://x")
+        stacks.start(stack, port=ports.free_port(), database_url="postgres://x")
     assert "starting slowly" in str(error.value)
 
 

@@ -14,10 +14,11 @@ import pytest
 from click.testing import CliRunner
 from test_orchestration import FAKES, fake_tool
 
-from bench import cli, paths, schema, stacks
+from bench import cli, paths, ports, schema
 from bench.errors import BenchError
-from bench.measure import Plan, verdict
-from bench.measure.target_run import NOT_MEASURED, check_health, run_target, unnamed_target
+from bench.judgement.verdict import verdict
+from bench.measure import Plan
+from bench.measure.run.target_run import NOT_MEASURED, check_health, run_target, unnamed_target
 from bench.records import CpuSplit
 from bench.report import render
 from bench.scenarios import SCENARIOS
@@ -28,7 +29,7 @@ def remote_stack(tmp_path, monkeypatch):
     """The fake stack on a port of its own, charging no cgroup: the runner cannot see it."""
     monkeypatch.delenv("FAKE_CGROUP_ROOT", raising=False)
     monkeypatch.setattr(paths, "LOGS", tmp_path / "logs")
-    port = stacks.free_port()
+    port = ports.free_port()
     env = {k: v for k, v in os.environ.items() if k != "FAKE_CGROUP_ROOT"}
     proc = subprocess.Popen(
         [sys.executable, str(FAKES / "app.py")], env={**env, "HOST": "127.0.0.1", "PORT": str(port)}
@@ -113,7 +114,7 @@ def test_a_target_run_records_the_load_and_leaves_what_it_cannot_see_absent(remo
 
 
 def test_a_target_that_does_not_answer_is_a_clear_error():
-    url = f"http://127.0.0.1:{stacks.free_port()}"
+    url = f"http://127.0.0.1:{ports.free_port()}"
     with pytest.raises(BenchError, match=f"nothing answers at {url}/health"):
         check_health(url)
 

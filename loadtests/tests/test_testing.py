@@ -8,7 +8,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from bench import fuzz, manifest, paths, postgres, procs, scenarios, stacks, testing, upstream
+from bench import conformance, fuzz, manifest, paths, ports, postgres, procs, scenarios, stacks, testing, upstream
 from bench.testing import fuzzing, pipeline, smoke
 
 
@@ -35,14 +35,14 @@ def test_junit_counts(tmp_path):
         <testsuites><testsuite name="pytest" errors="1" failures="2" skipped="3" tests="20"></testsuite></testsuites>
     """)
     )
-    assert testing.junit_counts(report) == (14, 3, 3)
+    assert conformance.junit_counts(report) == (14, 3, 3)
 
 
 def test_junit_counts_of_a_missing_or_broken_report(tmp_path):
-    assert testing.junit_counts(tmp_path / "missing.xml") == (0, 0, 0)
+    assert conformance.junit_counts(tmp_path / "missing.xml") == (0, 0, 0)
     broken = tmp_path / "broken.xml"
     broken.write_text("<testsuite")
-    assert testing.junit_counts(broken) == (0, 0, 0)
+    assert conformance.junit_counts(broken) == (0, 0, 0)
 
 
 @pytest.mark.parametrize(
@@ -56,9 +56,7 @@ def test_a_clean_stop_is_0_or_143_within_the_limit(exit_code, seconds, clean):
 def test_free_port_is_bindable():
     import socket
 
-    from bench import stacks
-
-    port = stacks.free_port()
+    port = ports.free_port()
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", port))
 
@@ -138,9 +136,9 @@ DIALECTS = typing.get_args(manifest.Manifest.model_fields["dialect"].annotation)
 
 def test_the_one_suite_knows_every_dialect_of_the_manifest():
     assert set(DIALECTS) == {"api", "hal"}
-    assert (testing.CONFORMANCE_SUITE / "conftest.py").is_file()
+    assert (conformance.CONFORMANCE_SUITE / "conftest.py").is_file()
     # The suite's own list of dialects (spec/conformance/dialect.py) is the manifest's.
-    module = ast.parse((testing.CONFORMANCE_SUITE / "dialect.py").read_text())
+    module = ast.parse((conformance.CONFORMANCE_SUITE / "dialect.py").read_text())
     (names,) = [
         ast.literal_eval(node.value)
         for node in module.body
@@ -170,7 +168,7 @@ def test_the_conformance_step_runs_the_suite_in_the_dialect_of_the_stack(monkeyp
     monkeypatch.setattr(paths, "LOGS", tmp_path)
     monkeypatch.setattr(stacks, "start", lambda stack, **kwargs: _Running())
     monkeypatch.setattr(procs, "run", run)
-    monkeypatch.setattr(pipeline, "junit_counts", lambda report: (12, 0, 0))
+    monkeypatch.setattr(conformance, "junit_counts", lambda report: (12, 0, 0))
     result = testing.StackResult("tiny")
     pipeline.run_conformance(_stack(dialect), Cluster(), result)
     [(command, env)] = commands
@@ -223,7 +221,7 @@ def test_the_conformance_suite_fakes_the_upstream_the_stack_is_told(monkeypatch,
     monkeypatch.setattr(paths, "LOGS", tmp_path)
     monkeypatch.setattr(stacks, "start", start)
     monkeypatch.setattr(procs, "run", run)
-    monkeypatch.setattr(pipeline, "junit_counts", lambda report: (12, 0, 0))
+    monkeypatch.setattr(conformance, "junit_counts", lambda report: (12, 0, 0))
     pipeline.run_conformance(_stack(), Cluster(), testing.StackResult("tiny"))
     [kwargs], [env] = started, commands
     port = int(env["CONFORMANCE_UPSTREAM_PORT"])

@@ -8,12 +8,12 @@ import time
 import httpx
 import pytest
 
-from bench import paths, stacks, upstream
+from bench import paths, ports, upstream
 
 
 @pytest.fixture(scope="module")
 def service():
-    with upstream.running(stacks.free_port(), delay_ms="20-30", seed=3) as started:
+    with upstream.running(ports.free_port(), delay_ms="20-30", seed=3) as started:
         yield started
 
 

@@ -8,9 +8,9 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from bench.measure import urls
-from bench.measure.loadgen import K6_DIR
-from bench.scenarios import SCENARIOS
+from bench.measure.load import urls
+from bench.measure.load.k6 import K6_DIR
+from bench.scenarios import SCENARIOS, Scenario
 
 READ_SCENARIOS = [s for s in SCENARIOS.values() if s.read_mix]
 # A request of a k6 script: one of a weighted list, as
@@ -20,10 +20,11 @@ K6_REQUEST = re.compile(r"(?:\[(\d+), \(\) => )?get\((?:paths\.)?\w+\(uniform\((
 K6_CONSTANTS = {"SEEDED_ITEMS": urls.SEEDED_ITEMS, "SEEDED_CATEGORIES": urls.SEEDED_CATEGORIES}
 
 
-def _k6_requests(scenario: str) -> list[tuple[int | None, int, int, str]]:
-    """(weight, lowest, highest parameter, endpoint) of each request the script picks from; the
+def _k6_requests(scenario: Scenario) -> list[tuple[int | None, int, int, str]]:
+    """(weight, lowest, highest parameter, endpoint) of each request its k6 script picks from; the
     weight None where the script sends one request only."""
-    script = (K6_DIR / f"{scenario}.js").read_text()
+    assert scenario.k6_script is not None
+    script = (K6_DIR / scenario.k6_script).read_text()
     return [
         (int(weight) if weight else None, int(K6_CONSTANTS.get(low, low)), int(K6_CONSTANTS.get(high, high)), endpoint)
         for weight, low, high, endpoint in K6_REQUEST.findall(script)
@@ -38,18 +39,12 @@ def test_the_read_scenarios_are_read_heavy_join_filter_and_outbound():
 
 @pytest.mark.parametrize("scenario", READ_SCENARIOS, ids=lambda s: s.name)
 def test_the_read_mix_is_the_k6_scripts(scenario):
-    requests = _k6_requests(scenario.name)
+    requests = _k6_requests(scenario)
     if len(requests) == 1 and requests[0][0] is None:
         # A script of one request: any weight is all of it.
         assert [endpoint for endpoint, _ in scenario.read_mix] == [requests[0][3]]
         return
     assert [(endpoint, weight) for weight, _, _, endpoint in requests] == list(scenario.read_mix)
-
-
-def test_the_k6_script_s_stages_are_the_outbound_scenario_s():
-    script = (K6_DIR / "outbound.js").read_text()
-    assert f"const STAGES = {list(SCENARIOS['outbound'].stages)};" in script
-    assert "const ENDPOINTS = ['item_stock'];" in script
 
 
 @pytest.mark.parametrize("scenario", READ_SCENARIOS, ids=lambda s: s.name)
@@ -80,7 +75,7 @@ def test_a_step_of_2000_requests_drawn_from_the_list_keeps_the_mix(scenario):
 @pytest.mark.parametrize("scenario", READ_SCENARIOS, ids=lambda s: s.name)
 def test_each_endpoints_parameters_are_drawn_over_the_k6_scripts_range(scenario):
     pairs = urls.url_list(scenario, "http://127.0.0.1:8080")
-    for _, low, high, endpoint in _k6_requests(scenario.name):
+    for _, low, high, endpoint in _k6_requests(scenario):
         values = {
             int(re.findall(r"\d+", urlsplit(url).path + "?" + urlsplit(url).query)[-1])
             for e, url in pairs
@@ -122,7 +117,7 @@ def test_a_scenario_without_a_read_mix_has_no_list():
 
 
 def test_the_list_by_hand_is_the_runners(capsys):
-    from bench.measure import generators
+    from bench.measure.load import generators
 
     generators.main(["urls", "join-filter", "http://h:1/", "--dialect", "hal"])
     printed = capsys.readouterr().out.splitlines()
@@ -130,7 +125,7 @@ def test_the_list_by_hand_is_the_runners(capsys):
 
 
 def test_a_generators_cpu_per_request():
-    from bench.measure.generators import GeneratorRun
+    from bench.measure.load.generators import GeneratorRun
 
     assert GeneratorRun("oha", 20_000, 1.4, 1.3).cpu_ms_per_request == pytest.approx(0.07)
     assert GeneratorRun("k6", 0, 0.5, None).cpu_ms_per_request is None

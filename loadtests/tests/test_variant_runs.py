@@ -11,8 +11,8 @@ from test_orchestration import CAPS, setting  # noqa: F401  (the fixture, used b
 from bench import cli, manifest, postgres
 from bench.errors import BenchError
 from bench.measure import Plan
-from bench.measure.orchestrate import run_plan
-from bench.measure.plan import measured_in
+from bench.measure.plan.plan import measured_in
+from bench.measure.run.orchestrate import run_plan
 from bench.records import CpuSplit
 from bench.scenarios import SCENARIOS
 

@@ -3,9 +3,8 @@
 from test_report import lost_writes
 from test_report import record as raw_record
 
-from bench.measure import verdict
-from bench.measure.probes import memory_growth
-from bench.measure.verdict import with_note
+from bench.judgement.verdict import verdict, with_note
+from bench.measure.phases.probes import memory_growth
 from bench.records import RawResult
 
 

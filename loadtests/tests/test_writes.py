@@ -1,7 +1,7 @@
 import pytest
 
 from bench.errors import BenchError
-from bench.measure import writes
+from bench.measure.phases import writes
 
 
 def write_log(tmp_path, *lines):

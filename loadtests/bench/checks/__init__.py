@@ -3,7 +3,6 @@
 docker_checks   compose.yaml (compose_checks) and every stack's Dockerfile (dockerfiles, then
                 hadolint), as `./bench test` runs them
 compose_checks  compose.yaml against the Compose specification and this benchmark's rules
-compose_file    compose.yaml as the runner reads it: its services, stacks and caps
 dockerfiles     a stack's Dockerfile against this benchmark's rules
 hadolint        the Dockerfile linter, from the runner's environment
 images          image references: pinned, and matching a stack's patterns

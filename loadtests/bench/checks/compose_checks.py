@@ -13,7 +13,8 @@ from urllib.parse import urlsplit
 from jsonschema import Draft202012Validator, ValidationError
 
 from bench import manifest
-from bench.checks.compose_file import (
+from bench.checks.images import image_pin_problem, repository
+from bench.compose_file import (
     COMPOSE_FILE,
     DB_SERVICE,
     UPSTREAM_CONTEXT,
@@ -26,7 +27,6 @@ from bench.checks.compose_file import (
     services_of,
     stack_services,
 )
-from bench.checks.images import image_pin_problem, repository
 from bench.errors import BenchError
 
 SCHEMA = Path(__file__).resolve().parents[2] / "vendor" / "compose-spec" / "compose-spec.json"

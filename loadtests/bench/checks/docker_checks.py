@@ -14,10 +14,10 @@ from pathlib import Path
 
 from bench import manifest
 from bench.checks.compose_checks import compose_problems
-from bench.checks.compose_file import UPSTREAM_CONTEXT, UPSTREAM_PORT, built_dirs, caps, parse_bytes, parse_cpus
 from bench.checks.dockerfiles import dockerfile_problems
 from bench.checks.hadolint import hadolint_binary, hadolint_problems
 from bench.checks.images import image_pin_problem
+from bench.compose_file import UPSTREAM_CONTEXT, UPSTREAM_PORT, built_dirs, caps, parse_bytes, parse_cpus
 from bench.errors import BenchError
 
 __all__ = [

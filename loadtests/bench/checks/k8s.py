@@ -23,8 +23,7 @@ from typing import Any
 
 import yaml
 
-from bench import k8s_stack, paths
-from bench.checks import compose_file
+from bench import compose_file, k8s_stack, paths
 from bench.errors import BenchError
 
 DEPLOY = paths.ROOT / "deploy" / "k8s"

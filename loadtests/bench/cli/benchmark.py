@@ -12,6 +12,7 @@ import click
 from bench import paths
 from bench.cli.group import cli
 from bench.console import console
+from bench.scenarios import SCENARIOS
 
 if TYPE_CHECKING:
     from bench.records import FaultKind
@@ -24,7 +25,7 @@ if TYPE_CHECKING:
     "scenario_names",
     multiple=True,
     metavar="S",
-    help="read-heavy, join-filter, mixed, heavy-body, avatar or outbound (repeatable; all by default).",
+    help=f"{', '.join(list(SCENARIOS)[:-1])} or {list(SCENARIOS)[-1]} (repeatable; all by default).",
 )
 @click.option(
     "--profile",
@@ -146,6 +147,7 @@ def run(
     recorded as not measured.
     """
     from bench import measure, report
+    from bench.judgement.verdict import verdict
 
     planned = measure.plan_run(
         measure.RunRequest(
@@ -190,13 +192,13 @@ def run(
         else:
             target = raw.parent
             console.print(f"results.md is rendered once a {main_profile} run exists; raw results are in {target}")
-        verdict = measure.verdict(results, ladder=mem_ladder)
+        judged = verdict(results, ladder=mem_ladder)
         where = target.relative_to(paths.ROOT) if target.is_relative_to(paths.ROOT) else target
         took = time.monotonic() - started
-        console.print(f"done in {took / 60:.1f} min (estimated {estimate / 60:.1f}): {verdict.summary}; report {where}")
-        for problem in verdict.problems:
+        console.print(f"done in {took / 60:.1f} min (estimated {estimate / 60:.1f}): {judged.summary}; report {where}")
+        for problem in judged.problems:
             console.print(f"  [red]{problem}[/]")
-        if verdict.problems:
+        if judged.problems:
             sys.exit(1)
 
 

@@ -13,11 +13,12 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from bench import paths, procs, stacks, testing
-from bench.checks import compose_file
+from bench import compose_file, paths, ports, procs
+from bench.conformance import DEFAULT_PATH, UPSTREAM_HOST_VARIABLE, Step, run_suite
 from bench.docker.engine import LOGS, Engine
 from bench.errors import BenchError
 from bench.manifest import Stack
+from bench.scenarios import SCENARIOS
 
 # Its own project, so that nothing of a user's `docker compose up` in this directory is touched.
 PROJECT = "bench-docker"
@@ -34,15 +35,12 @@ HOST_GATEWAY = "host.docker.internal"
 # What the docker CLI reads to find its daemon and its configuration.
 DOCKER_CLIENT_VARIABLES = ("DOCKER_HOST", "DOCKER_CONTEXT", "DOCKER_CONFIG", "DOCKER_CERT_PATH", "DOCKER_TLS_VERIFY")
 # What `./bench test` leaves out of the Docker path's conformance run: the cases marked code_only
-# (spec/conformance/conftest.py), which judge a request or the upstream's answer in the code
-# alone: how parameters and bodies are parsed, which field a 422 names, which status an
-# upstream's answer comes to: 523 of the api dialect's 665 cases. Without them the cases of the
-# ten stacks' conformance runs there took 5.9 minutes instead of 8.2 (warm CI runs of
+# (bench.conformance.CODE_ONLY_MARKER), 523 of the api dialect's 665 cases. Without them the
+# cases of the ten stacks' conformance runs there took 5.9 minutes instead of 8.2 (warm CI runs of
 # 2026-11-27), and the code has just passed them natively, built from the same sources.
 # Everything that touches the image and its wiring stays: bodies up to 1 MiB under the
 # container's memory cap, writes and reads through PostgreSQL, the stock upstream across the
 # compose network, PostgreSQL's restart, concurrency and the pools on the container's one CPU.
-CODE_ONLY_MARKER = "code_only"
 _K6_LINE = re.compile(rf"{SMOKE_SCENARIO} @ \d+ VUs: (\d+) req/s, p99 ([\d.]+|-) ms, (\d+) unexpected statuses")
 
 
@@ -68,8 +66,8 @@ class Outcome:
     image_bytes: int | None = None
     database_healthy_s: float | None = None
     healthy_s: float | None = None
-    conformance: testing.Step | None = None
-    smoke: testing.Step | None = None
+    conformance: Step | None = None
+    smoke: Step | None = None
     passed: int = 0
     failed: int = 0
     problems: list[str] = field(default_factory=list)
@@ -129,39 +127,30 @@ def conformance(
     """The conformance suite, in the stack's dialect, against the container, with PostgreSQL's
     container stopped and started for the resilience cases, and its fake stock upstream listening
     where the container reaches it; without the code-only cases unless `whole_suite`."""
-    suite = testing.CONFORMANCE_SUITE
-    log = LOGS / f"{stack.name}-conformance.log"
-    report = LOGS / f"{stack.name}-conformance.xml"
-    report.unlink(missing_ok=True)
     docker = [engine.docker]
     env = {
         # The docker CLI finds its plugins (compose) from HOME.
         "HOME": os.environ.get("HOME", "/root"),
-        "PATH": os.environ.get("PATH", "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"),
-        "BASE_URL": f"http://127.0.0.1:{port}",
-        "BENCH_DB_STOP": shlex.join(docker + compose_command("stop", compose_file.DB_SERVICE)),
-        "BENCH_DB_START": shlex.join(
-            docker + compose_command("up", "--detach", "--wait", "--no-deps", compose_file.DB_SERVICE)
-        ),
-        "CONFORMANCE_STRICT": "1",
-        "PYTHONDONTWRITEBYTECODE": "1",
-        **testing.conformance_env(stack, upstream_port),
+        "PATH": os.environ.get("PATH", DEFAULT_PATH),
         # Every address of this machine, the containers' gateway among them.
-        testing.UPSTREAM_HOST_VARIABLE: "0.0.0.0",
+        UPSTREAM_HOST_VARIABLE: "0.0.0.0",
     }
     # The resilience cases' docker commands must reach the daemon this run uses: one that
     # DOCKER_HOST or a context names (rootless Docker, a second daemon) is not the default socket.
     env.update({name: os.environ[name] for name in DOCKER_CLIENT_VARIABLES if name in os.environ})
-    left_out = () if whole_suite else ("-m", f"not {CODE_ONLY_MARKER}")
-    command = testing.pytest_command(str(suite), report, *left_out)
-    code = procs.run(command, cwd=paths.ROOT, env=env, log=log, timeout_s=900)
-    passed, failed, skipped = testing.junit_counts(report)
-    ok = code == 0 and failed == 0 and skipped == 0 and passed > 0
-    scope = "" if whole_suite else " (without the code-only cases)"
-    summary = f"{suite.name}{scope}: {passed} passed, {failed} failed" + (f", {skipped} skipped" if skipped else "")
-    outcome.conformance = testing.Step(ok, summary, log)
-    outcome.passed += passed
-    outcome.failed += failed + (1 if code != 0 and failed == 0 else 0)
+    suite = run_suite(
+        stack,
+        base_url=f"http://127.0.0.1:{port}",
+        upstream_port=upstream_port,
+        db_stop=shlex.join(docker + compose_command("stop", compose_file.DB_SERVICE)),
+        db_start=shlex.join(docker + compose_command("up", "--detach", "--wait", "--no-deps", compose_file.DB_SERVICE)),
+        logs=LOGS,
+        env=env,
+        whole_suite=whole_suite,
+    )
+    outcome.conformance = suite.step
+    outcome.passed += suite.passed
+    outcome.failed += suite.failed
 
 
 def smoke(engine: Engine, stack: Stack, outcome: Outcome) -> None:
@@ -183,21 +172,19 @@ def smoke(engine: Engine, stack: Stack, outcome: Outcome) -> None:
         "k6",
         "run",
         "--quiet",
-        f"/scripts/{SMOKE_SCENARIO}.js",
+        f"/scripts/{SCENARIOS[SMOKE_SCENARIO].k6_script}",
     )
     log_name = f"{stack.name}-k6"
     code = engine.run(args, log_name=log_name, timeout_s=K6_TIMEOUT_S)
     log = LOGS / f"{log_name}.log"
     match = _K6_LINE.search(log.read_text(errors="replace")) if log.exists() else None
     if match is None:
-        outcome.smoke = testing.Step(False, f"k6 exit {code}, no summary line", log)
+        outcome.smoke = Step(False, f"k6 exit {code}, no summary line", log)
         outcome.failed += 1
         return
     rps, p99, errors = match.groups()
     ok = code == 0 and int(errors) == 0 and int(rps) > 0
-    outcome.smoke = testing.Step(
-        ok, f"{SMOKE_SCENARIO} {SMOKE_VUS} VUs: {rps} req/s, p99 {p99} ms, {errors} errors", log
-    )
+    outcome.smoke = Step(ok, f"{SMOKE_SCENARIO} {SMOKE_VUS} VUs: {rps} req/s, p99 {p99} ms, {errors} errors", log)
     outcome.passed, outcome.failed = (
         (outcome.passed + 1, outcome.failed) if ok else (outcome.passed, outcome.failed + 1)
     )
@@ -233,7 +220,7 @@ def run_stack(
             what="docker compose up postgres",
         )
         on_progress(f"{stack.name}: docker compose up --wait")
-        upstream_port = stacks.free_port()
+        upstream_port = ports.free_port()
         outcome.healthy_s = _timed(
             engine,
             compose_command(f"--file={stock_override(stack, upstream_port)}", "up", "--detach", "--wait", stack.name),

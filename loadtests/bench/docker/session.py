@@ -10,8 +10,8 @@ from dataclasses import dataclass, field
 
 from rich.table import Table
 
-from bench import paths, testing
-from bench.checks import compose_file
+from bench import compose_file, paths
+from bench.conformance import Step
 from bench.console import console
 from bench.docker import cycle, engine, standins
 from bench.errors import BenchError
@@ -68,7 +68,7 @@ def ready(
 
 def run(selected: list[Stack], on_progress: Callable[[str], object], *, whole_suite: bool = True) -> Report:
     """Every selected stack through the Docker path; the daemon stopped afterwards if started here.
-    `whole_suite=False` leaves out the conformance cases of the code alone (cycle.CODE_ONLY_MARKER)."""
+    `whole_suite=False` leaves out the conformance cases of the code alone (bench.conformance.CODE_ONLY_MARKER)."""
     _check_services(selected)
     report = Report()
     started = time.monotonic()
@@ -140,7 +140,7 @@ def print_table(report: Report) -> None:
     console.print(f"docker: {len(report.outcomes)} stacks in {report.seconds / 60:.1f} min")
 
 
-def _cell(step: testing.Step | None) -> str:
+def _cell(step: Step | None) -> str:
     if step is None:
         return "not run"
     return step.summary if step.ok else f"[red]{step.summary}[/]"

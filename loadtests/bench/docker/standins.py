@@ -19,8 +19,8 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from bench import paths, procs, system, tools
-from bench.checks import compose_file, dockerfiles, images
+from bench import compose_file, paths, procs, system, tools
+from bench.checks import dockerfiles, images
 from bench.docker.engine import Engine
 from bench.errors import BenchError
 

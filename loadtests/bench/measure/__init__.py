@@ -1,30 +1,16 @@
-"""`./bench run`: the benchmark itself.
+"""`./bench run`: the benchmark itself, in packages that each do one thing, each importing only
+those listed after it.
 
-request       `./bench run`'s options made into a plan, and the plan carried out (plan_run)
-plan          what to run: stacks, scenarios, profile, CPU split (Plan)
-estimate      how long each stack × scenario of a plan takes, from earlier runs where there are any
-orchestrate   runs a plan job by job and writes one raw record per job (execute, execute_ladder)
-stack_run     one stack × scenario × run: start it, steady state, ladder, stages, checks, stop it
-steady        steady state before measuring: CPU per request settled over windows at a fixed rate
-ladder        the fixed-rate ladder (the open model) and when a step is held
-bounds        every role's CPU over a stage and what bound it
-ceiling_run   the database and HTTP ceilings of a scenario
-k6, oha, pgbench   the stage runners of each load generator; load runs one to completion
-probes        what is measured around a stage: app CPU and memory, SQL statement counts
-roles         the cgroups (or taskset pinning) of the app, PostgreSQL, the load generator and the stock upstream
-faults        faults injected during a stage (PostgreSQL restarted)
-ceilings      what the database and HTTP ceilings are, and running pgbench and nginx for them
-loadgen       running k6 and oha, and reading what they report
-writes        the lost-write check after a write scenario
-cgroups       CPU sets and memory caps of the three roles, with cgroup v1 or v2
-environment   what a result was measured on: machine, versions, git commit
-target_run    a stack that runs elsewhere (--target): the load from here, the rest not measured
-display       the live status line
-verdict       what a run must not have
+run      the plan carried out, job by job: a stack's, a ceiling's, a --target's (plan_run, execute)
+phases   one job's phases against a running server: steady state, ladder, stages, metered
+plan     what a run is to do and how long it takes (Plan, the estimate, the ceilings)
+load     the load generators k6, oha and pgbench: their commands and what they report
+host     the machine: the roles' cgroups and CPU sets, what the app holds, the environment
+
+What a step, a warm-up or a run is judged by is bench.judgement, which the report reads too.
 """
 
-from bench.measure.orchestrate import execute, execute_ladder
-from bench.measure.plan import (
+from bench.measure.plan.plan import (
     LADDER_SCENARIOS,
     MEM_LADDER_MIB,
     Plan,
@@ -33,10 +19,10 @@ from bench.measure.plan import (
     kept_records,
     observed_runs,
 )
-from bench.measure.request import PlannedRun, RunRequest, plan_run
-from bench.measure.stack_run import stack_info
-from bench.measure.target_run import execute_target, unnamed_target
-from bench.measure.verdict import Verdict, verdict
+from bench.measure.run.orchestrate import execute, execute_ladder
+from bench.measure.run.request import PlannedRun, RunRequest, plan_run
+from bench.measure.run.stack_run import stack_info
+from bench.measure.run.target_run import execute_target, unnamed_target
 
 __all__ = [
     "LADDER_SCENARIOS",
@@ -44,7 +30,6 @@ __all__ = [
     "Plan",
     "PlannedRun",
     "RunRequest",
-    "Verdict",
     "cpu_count",
     "default_split",
     "execute",
@@ -55,5 +40,4 @@ __all__ = [
     "plan_run",
     "stack_info",
     "unnamed_target",
-    "verdict",
 ]

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Annotated, Any, Literal, Self
 
 from pydantic import (
+    AfterValidator,
     AwareDatetime,
     ConfigDict,
     Field,
@@ -23,17 +24,31 @@ from pydantic import (
     PlainSerializer,
     PositiveInt,
     StringConstraints,
+    WithJsonSchema,
     model_validator,
 )
 
 from bench.records.model import Model
 from bench.records.steps import Ladder, Stage, SteadyState
+from bench.scenarios import SCENARIOS
 
 SCHEMA_VERSION = 1
 
 Profile = Literal["smoke", "quick", "full", "soak"]
 FaultKind = Literal["db-restart"]
-ScenarioName = Literal["read-heavy", "join-filter", "mixed", "heavy-body", "avatar", "outbound"]
+
+
+def _known_scenario(name: str) -> str:
+    if name not in SCENARIOS:
+        raise ValueError(f"unknown scenario {name!r}: the scenarios are {', '.join(SCENARIOS)} (bench.scenarios)")
+    return name
+
+
+# A scenario's name, checked against bench.scenarios as a record is read; the schema lists the
+# names it had when the schema was generated (bench.schema).
+ScenarioName = Annotated[
+    str, AfterValidator(_known_scenario), WithJsonSchema({"enum": list(SCENARIOS), "type": "string"})
+]
 CpuList = Annotated[str, StringConstraints(pattern=r"^[0-9]+(-[0-9]+)?(,[0-9]+(-[0-9]+)?)*$")]
 # As the runner has always written it (2026-11-22T04:21:37+00:00), not pydantic's Z form.
 Timestamp = Annotated[AwareDatetime, PlainSerializer(lambda t: t.isoformat(), return_type=str)]
@@ -110,7 +125,7 @@ def stack_label(name: str, dialect: str) -> str:
 
 
 class LostWrites(Model):
-    """The lost-write check after a write scenario (bench.measure.writes): every 2xx write looked up by id."""
+    """The lost-write check after a write scenario (bench.measure.phases.writes): every 2xx write looked up by id."""
 
     items_created: int
     items_deleted: int
@@ -170,7 +185,7 @@ def _completed_runs_are_complete(schema: dict[str, Any]) -> None:
         "required": list(_COMPLETED),
         "anyOf": [
             {"properties": {"stages": {"minItems": 1}}},
-            # A ceiling measured by the open model runs its ladder only (bench.measure.ceiling_run).
+            # A ceiling measured by the open model runs its ladder only (bench.measure.run.ceiling_run).
             {
                 "required": ["kind", "ladder"],
                 "properties": {"kind": {"const": "ceiling"}, "ladder": {"type": "object"}},
@@ -214,7 +229,7 @@ class RawResult(RunHeader):
     def _complete_unless_failed(self) -> Self:
         if self.failed is None:
             missing = [name for name in _COMPLETED if name not in self.model_fields_set]
-            # A ceiling measured by the open model runs its ladder only (bench.measure.ceiling_run).
+            # A ceiling measured by the open model runs its ladder only (bench.measure.run.ceiling_run).
             if missing or not (self.stages or (self.kind == "ceiling" and self.ladder is not None)):
                 raise ValueError(f"a run that did not fail needs {', '.join(missing) or 'a stage'}")
         return self

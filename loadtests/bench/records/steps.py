@@ -36,7 +36,7 @@ named: loadgen+upstream, postgres+loadgen+upstream."""
 
 
 class RoleCpu(Model):
-    """The roles' CPU time over a stage or step, and the shares that bound it (bench.measure.bounds)."""
+    """The roles' CPU time over a stage or step, and the shares that bound it (bench.judgement.bounds)."""
 
     app_cpu_s: NonNegativeFloat
     app_cpu_share: NonNegativeFloat
@@ -76,7 +76,7 @@ class MemoryGrowth(Model):
 
 class JvmFigures(Model):
     """A JVM's own counters over a step, read from outside it: its hsperfdata file, the counters
-    jstat reads (bench.measure.hsperf), without attaching to it."""
+    jstat reads (bench.measure.host.hsperf), without attaching to it."""
 
     gc_pause_ms_per_s: NonNegativeFloat
     """Stop-the-world pauses of all its collectors (sun.gc.collector.N.time: jstat's GCT), ms per
@@ -91,7 +91,7 @@ class JvmFigures(Model):
 
 class Resources(Model):
     """What the app held during a step, sampled from outside it every SAMPLE_INTERVAL_S
-    (bench.measure.resources). Absent in files written before 2026-11-26."""
+    (bench.measure.host.resources). Absent in files written before 2026-11-26."""
 
     samples: NonNegativeInt
     threads_peak: NonNegativeInt | None

@@ -7,8 +7,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TypeVar
 
-from bench.measure.bounds import limited_by_loadgen
-from bench.measure.ladder import decisive, stopping_step
+from bench.judgement.bounds import limited_by_loadgen
+from bench.judgement.ladder import decisive, stopping_step
 from bench.records import RawResult
 from bench.records.steps import LadderStep
 from bench.report.figures import Cell, fmt, fmt_spread, median, noise_marks, spread

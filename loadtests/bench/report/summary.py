@@ -23,15 +23,7 @@ from bench.report.ladder import (
 )
 from bench.report.tables import measured_at
 from bench.report.tiers import tier_line, tier_of, tiers
-
-SHORT_NAMES = {
-    "read-heavy": "read",
-    "join-filter": "join",
-    "mixed": "mixed",
-    "heavy-body": "heavy",
-    "avatar": "avatar",
-    "outbound": "outbound",
-}
+from bench.scenarios import SCENARIOS
 
 BOUND_WORDS = {
     "app": "the app at its core",
@@ -43,6 +35,10 @@ BOUND_WORDS = {
     "none": "no CPU at 90% (latency or errors first)",
     "held": "every rate held",
 }
+
+
+def _short_name(scenario: str) -> str:
+    return SCENARIOS[scenario].short_name if scenario in SCENARIOS else scenario
 
 
 def tier_order(tiers_by_scenario: dict[str, dict[str, int]]) -> list[str]:
@@ -154,7 +150,7 @@ def summary_section(
         *(tier_line(s, laddered[s]) for s in scenarios),
         "",
         "| stack | "
-        + " | ".join(f"{SHORT_NAMES.get(s, s)} req/s" for s in scenarios)
+        + " | ".join(f"{_short_name(s)} req/s" for s in scenarios)
         + " | idle MiB | peak MiB | smallest cap | start-up s | steady state s |",
         "|" + " --- |" * (len(scenarios) + 6),
     ]
@@ -182,7 +178,7 @@ def summary_section(
         "is left out of it): app cores per 1,000 req/s · PostgreSQL CPU ms per request · p99 ms.",
         "",
         "| stack | "
-        + " | ".join(f"{SHORT_NAMES.get(s, s)} @ {fmt(commons[s])}/s" if commons[s] else s for s in scenarios)
+        + " | ".join(f"{_short_name(s)} @ {fmt(commons[s])}/s" if commons[s] else s for s in scenarios)
         + " |",
         "|" + " --- |" * (len(scenarios) + 1),
     ]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 
-from bench.measure.bounds import limited_by_loadgen
+from bench.judgement.bounds import limited_by_loadgen
 from bench.records import RawResult, StackInfo
 from bench.report.figures import MIB, Cell, fmt, fmt_spread, median, noise_marks
 from bench.report.ladder import has_ladder, ladder_table

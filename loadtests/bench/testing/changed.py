@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
 from bench import manifest, paths
-from bench.checks.compose_file import COMPOSE_FILE
+from bench.compose_file import COMPOSE_FILE
 from bench.console import console
 from bench.errors import BenchError
 from bench.manifest import MANIFEST, VARIANT_SEPARATOR, Stack

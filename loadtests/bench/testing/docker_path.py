@@ -5,11 +5,12 @@ from __future__ import annotations
 
 from bench import paths
 from bench.checks import docker_checks
+from bench.conformance import Step
 from bench.console import console
 from bench.docker import session
 from bench.errors import BenchError
 from bench.manifest import Stack
-from bench.testing import StackResult, Step
+from bench.testing import StackResult
 
 
 def run_docker_checks(stacks: list[str] | None = None) -> StackResult:
@@ -29,7 +30,7 @@ def run_docker_checks(stacks: list[str] | None = None) -> StackResult:
 
 def run_docker_path(selected: list[Stack]) -> list[StackResult]:
     """`./bench docker` for `selected`, one result row per stack, without the conformance cases
-    that the stack has just passed natively and that test its code alone (cycle.CODE_ONLY_MARKER);
+    that the stack has just passed natively and that test its code alone (bench.conformance.CODE_ONLY_MARKER);
     when this machine cannot run it (not root on Debian, no daemon), one failed-free row that says
     so, loudly."""
     reason = session.available()

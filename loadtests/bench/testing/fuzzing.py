@@ -3,12 +3,13 @@
 
 from __future__ import annotations
 
-from bench import fuzz, paths, stacks, upstream
+from bench import fuzz, paths, ports, stacks, upstream
+from bench.conformance import Step
 from bench.console import console
 from bench.errors import BenchError
 from bench.manifest import Stack
 from bench.postgres import Cluster
-from bench.testing import StackResult, Step
+from bench.testing import StackResult
 
 # The bounded pass that ./bench test makes per stack; `./bench fuzz` goes further.
 TEST_FUZZ_EXAMPLES = 15
@@ -32,7 +33,7 @@ def run_fuzz(
         # GET /items/{id}/stock asks the real stock service, without its delay: every fuzzed id
         # is answered at once (200, or 404 past the seed's items), never with the 502 of an
         # upstream that is not there nor after a timeout.
-        with upstream.running(stacks.free_port(), delay_ms="0") as stock:
+        with upstream.running(ports.free_port(), delay_ms="0") as stock:
             for attempt in (1, 2):
                 with console.status(
                     f"[bold]{stack.name}[/]: fuzzing from {spec.name} "
@@ -41,7 +42,7 @@ def run_fuzz(
                     cluster.reset()
                     running = stacks.start(
                         stack,
-                        port=stacks.free_port(),
+                        port=ports.free_port(),
                         database_url=cluster.url(),
                         stock_url=stock.url,
                         log_name=f"fuzz/{stack.name}-server.log",

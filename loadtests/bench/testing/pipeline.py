@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import time
 
-from bench import paths, phases, procs, stacks
+from bench import paths, phases, ports, procs, stacks
+from bench.conformance import CONFORMANCE_SUITE, Step, run_suite
 from bench.console import console
 from bench.errors import BenchError
 from bench.manifest import Stack
 from bench.postgres import Cluster
-from bench.testing import CONFORMANCE_SUITE, StackResult, Step, conformance_env, junit_counts, pytest_command
+from bench.testing import StackResult
 from bench.testing.fuzzing import TEST_FUZZ_EXAMPLES, TEST_FUZZ_SECONDS, run_fuzz
 
 # Exit statuses after SIGTERM that count as a clean stop: 0, or 128 + 15 from a runtime (the JVM)
@@ -26,15 +27,14 @@ def stopped_cleanly(exit_code: int | None, seconds: float) -> bool:
 
 def free_port_besides(taken: int) -> int:
     """A free port other than `taken`, which is chosen but not yet listened on."""
-    while (port := stacks.free_port()) == taken:
+    while (port := ports.free_port()) == taken:
         pass
     return port
 
 
 def run_conformance(stack: Stack, cluster: Cluster, result: StackResult) -> None:
-    suite = CONFORMANCE_SUITE
     cluster.reset()
-    port = stacks.free_port()
+    port = ports.free_port()
     upstream_port = free_port_besides(port)
     running = stacks.start(
         stack,
@@ -43,34 +43,23 @@ def run_conformance(stack: Stack, cluster: Cluster, result: StackResult) -> None
         stock_url=f"http://127.0.0.1:{upstream_port}",
         log_name=f"{stack.name}-conformance-server.log",
     )
-    log = paths.LOGS / f"{stack.name}-conformance.log"
-    report = paths.LOGS / f"{stack.name}-conformance.xml"
-    report.unlink(missing_ok=True)
     try:
-        env = {
-            "PATH": "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin",
-            "BASE_URL": running.base_url,
-            "BENCH_DB_STOP": cluster.stop_command(),
-            "BENCH_DB_START": cluster.start_command(),
-            "CONFORMANCE_STRICT": "1",
-            "PYTHONDONTWRITEBYTECODE": "1",
-            **conformance_env(stack, upstream_port),
-        }
-        code = procs.run(pytest_command(str(suite), report), cwd=paths.ROOT, env=env, log=log, timeout_s=900)
+        suite = run_suite(
+            stack,
+            base_url=running.base_url,
+            upstream_port=upstream_port,
+            db_stop=cluster.stop_command(),
+            db_start=cluster.start_command(),
+            logs=paths.LOGS,
+        )
     finally:
         cluster.start()  # the resilience cases stop it; whatever happened, leave it running
         shutdown_started = time.monotonic()
         exit_code = running.stop()
         shutdown_s = time.monotonic() - shutdown_started
-    passed, failed, skipped = junit_counts(report)
-    result.passed += passed
-    result.failed += failed
-    ok = code == 0 and failed == 0 and skipped == 0 and passed > 0
-    result.steps["conformance"] = Step(
-        ok, f"{suite.name}: {passed} passed, {failed} failed" + (f", {skipped} skipped" if skipped else ""), log
-    )
-    if code != 0 and failed == 0:
-        result.failed += 1
+    result.passed += suite.passed
+    result.failed += suite.failed
+    result.steps["conformance"] = suite.step
     result.steps["shutdown"] = Step(
         stopped_cleanly(exit_code, shutdown_s), f"exit {exit_code} in {shutdown_s:.1f} s", running.log
     )

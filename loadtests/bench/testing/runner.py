@@ -10,10 +10,11 @@ from pathlib import Path
 
 from bench import manifest, paths, procs, system, tools
 from bench.checks import k8s, scripts
-from bench.checks.compose_file import caps
+from bench.compose_file import caps
+from bench.conformance import Step, junit_counts, pytest_command
 from bench.console import console
 from bench.errors import BenchError
-from bench.testing import StackResult, Step, junit_counts, pytest_command
+from bench.testing import StackResult
 
 RUNNER_DIR = paths.ROOT / "loadtests"
 # Most of the runner's tests' time is real-time windows and ladder steps of the fake stacks, not

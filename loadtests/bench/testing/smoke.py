@@ -9,12 +9,13 @@ import os
 import shutil
 
 from bench import measure, paths, scenarios, schema
+from bench.conformance import Step
 from bench.console import console
 from bench.errors import BenchError
 from bench.manifest import Stack
 from bench.postgres import Cluster
 from bench.records import RawResult
-from bench.testing import StackResult, Step
+from bench.testing import StackResult
 
 SMOKE_STACK = "go-gin"
 

@@ -8,7 +8,7 @@ per request over their span), with the runner's own rule. Run from loadtests/:
 import statistics
 from pathlib import Path
 
-from bench.measure.steady import settled
+from bench.judgement.steady import settled
 from bench.records import RawResult
 
 RAW = Path(__file__).parent / "raw" / "quick"

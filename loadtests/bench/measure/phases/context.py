@@ -1,0 +1,71 @@
+"""What the jobs of one `./bench run` share: the plan, the cluster, the roles' cgroups, the
+live display, the load generators, the header every record starts with, and where the stock
+upstream listens while a scenario that calls it runs."""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+from bench import paths, procs, upstream
+from bench.errors import BenchError
+from bench.measure.host.roles import Roles
+from bench.measure.phases.display import Display
+from bench.measure.plan.plan import Plan
+from bench.postgres import Cluster
+from bench.records import RunHeader
+from bench.scenarios import Scenario
+
+
+@dataclass
+class Context:
+    plan: Plan
+    cluster: Cluster | None  # None: a --target run, whose database is elsewhere
+    roles: Roles
+    display: Display
+    tools: dict[str, Path]  # "k6", "oha": the load generators this plan needs
+    header: RunHeader
+    # Chosen when the run starts, so that every stack is started with its STOCK_URL; the upstream
+    # itself runs only while a scenario that calls it does (upstream_for).
+    stock_port: int = upstream.DEFAULT_PORT
+
+    @property
+    def stock_url(self) -> str:
+        return upstream.url_of(self.stock_port)
+
+    def database(self) -> Cluster:
+        """The local cluster, for the jobs that reset or read it (none of a --target run's)."""
+        if self.cluster is None:
+            raise BenchError("this run has no local database: its stack runs elsewhere (--target)")
+        return self.cluster
+
+
+@contextmanager
+def upstream_for(ctx: Context, scenario: Scenario, name: str) -> Iterator[None]:
+    """The stock upstream for the length of a job of `scenario` if its stacks call it (else
+    nothing): in its role's group on the load generator's CPUs, fresh for each job, so that every
+    stack meets it as the first did, and stopped however the job ends."""
+    if not scenario.upstream:
+        yield
+        return
+    ctx.roles.place_upstream()
+    try:
+        started = upstream.start(
+            ctx.stock_port, wrap=functools.partial(ctx.roles.wrap, "upstream"), log_name=f"run/{name}-upstream.log"
+        )
+    except BaseException:
+        ctx.roles.release_upstream()
+        raise
+    try:
+        yield
+    finally:
+        procs.stop(started.proc)
+        ctx.roles.release_upstream()
+
+
+def logs() -> Path:
+    """Where the load generators' logs and outputs of `./bench run` go."""
+    return paths.LOGS / "run"

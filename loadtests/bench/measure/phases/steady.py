@@ -1,0 +1,253 @@
+"""Steady state before measuring: the stack runs at the scenario's warm rate in windows until they
+have settled (bench.judgement.steady), or until the profile's cap; a stack that hit the cap is
+marked, and one whose core stays full steps down the ladder's rates. A k6 scenario's windows are
+read from one live k6 run per rate (`cpu_windows_live`), the avatar's and a read mix's are one oha
+run each. A stack measured elsewhere (--target) is settled by its windows' p50 latency."""
+
+from __future__ import annotations
+
+import contextlib
+import itertools
+import math
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+
+from bench.judgement.bounds import cpu_set
+from bench.judgement.steady import (
+    LATENCY_TOLERANCE,
+    STEADY_SPREAD,
+    STEADY_TREND,
+    STEADY_WINDOWS,
+    core_full,
+    settled,
+)
+from bench.measure.load.figures import LoadFigures
+from bench.measure.phases.context import Context
+from bench.measure.phases.k6_runs import K6Stages
+from bench.profiles import OPEN_TIMING
+from bench.records.steps import SteadyState
+from bench.scenarios import Scenario
+
+# Runs one window at a fixed rate: (rate, seconds, tag) -> the load generator's figures.
+RunWindow = Callable[[float, int, str], LoadFigures]
+# One window, read as it ends: the figure judged over the windows and the app's CPU share over it
+# (None: unknown, or not measured here).
+ReadWindow = Callable[[], tuple[float | None, float | None]]
+# Opens the windows at one rate: a context that reads them, one call each.
+OpenWindows = Callable[[float], contextlib.AbstractContextManager[ReadWindow]]
+
+
+@dataclass
+class Warmup:
+    windows: list[float | None] = field(default_factory=list)
+    shares: list[float | None] = field(default_factory=list)
+    rates: list[float] = field(default_factory=list)
+    seconds: float = 0.0
+    reached: bool = False
+
+
+def warm_rates(scenario: Scenario) -> list[float]:
+    """The scenario's warm rate, then each lower rate of its ladder, highest first."""
+    return [scenario.warm_rate, *sorted((r for r in scenario.rates if r < scenario.warm_rate), reverse=True)]
+
+
+def _run_windows(
+    ctx: Context,
+    scenario: Scenario,
+    open_windows: OpenWindows,
+    *,
+    label: str,
+    spread: float,
+    trend: float,
+    alive: Callable[[], bool],
+    give_up_after: int | None = None,
+    judge_shares: bool = False,
+) -> Warmup:
+    """Windows at the scenario's warm rate until their values settle (in windows the app kept up
+    with, if `judge_shares`), the cap, the stack's end or `give_up_after` windows. Judged by the
+    app's CPU share, a stack whose core stays full steps down a rate (`warm_rates`), and only the
+    windows at the rate it ends at are judged."""
+    timing = OPEN_TIMING[ctx.plan.profile]
+    rates = warm_rates(scenario) if judge_shares else [scenario.warm_rate]
+    warmup = Warmup()
+    started = time.monotonic()
+
+    def over() -> bool:
+        at_cap = time.monotonic() - started + timing.window_s > timing.cap_s
+        return at_cap or not alive() or (give_up_after is not None and len(warmup.windows) >= give_up_after)
+
+    for index, rate in enumerate(rates):
+        first = len(warmup.windows)
+        with open_windows(rate) as read_window:
+            while True:
+                elapsed = time.monotonic() - started
+                ctx.display.update(
+                    f"{label}: steady state at {rate:,g} req/s, window {len(warmup.windows) + 1} ({elapsed:.0f} s)"
+                )
+                window, share = read_window()
+                warmup.windows.append(window)
+                warmup.shares.append(share)
+                warmup.rates.append(rate)
+                judged, judged_shares = warmup.windows[first:], warmup.shares[first:]
+                if settled(judged, judged_shares if judge_shares else None, spread=spread, trend=trend):
+                    warmup.reached = True
+                    break
+                if over():
+                    break
+                if judge_shares and index + 1 < len(rates) and core_full(judged, judged_shares):
+                    break
+        if warmup.reached or over():
+            break
+    warmup.seconds = round(time.monotonic() - started, 1)
+    return warmup
+
+
+def reach_steady_state(
+    ctx: Context, scenario: Scenario, open_windows: OpenWindows, *, label: str, alive: Callable[[], bool] = lambda: True
+) -> SteadyState:
+    timing = OPEN_TIMING[ctx.plan.profile]
+    warmup = _run_windows(
+        ctx,
+        scenario,
+        open_windows,
+        label=label,
+        spread=STEADY_SPREAD,
+        trend=STEADY_TREND,
+        alive=alive,
+        # Without cgroups nothing can settle: the minimum windows, then on.
+        give_up_after=2 * STEADY_WINDOWS if ctx.roles.app is None else None,
+        judge_shares=True,
+    )
+    return SteadyState(
+        rate_rps=warmup.rates[-1],
+        window_s=timing.window_s,
+        cap_s=timing.cap_s,
+        windows_cpu_ms_per_request=warmup.windows,
+        windows_app_cpu_share=warmup.shares,
+        windows_rate_rps=warmup.rates,
+        time_s=warmup.seconds,
+        reached=warmup.reached,
+    )
+
+
+class AppCpu:
+    """The app's CPU per request and share of its CPU set between two readings."""
+
+    def __init__(self, ctx: Context) -> None:
+        self.app = ctx.roles.app
+        self.cpus = len(cpu_set(ctx.roles.split.app))
+        self.seconds = self.app.cpu_seconds() if self.app is not None else None
+
+    def window(self, requests: int | None, wall_s: float) -> tuple[float | None, float | None]:
+        """Since the last reading, over `requests` requests in `wall_s` seconds of load."""
+        if self.app is None or self.seconds is None:
+            return None, None
+        now = self.app.cpu_seconds()
+        cpu_s, self.seconds = now - self.seconds, now
+        if not requests or wall_s <= 0:
+            return None, None
+        return cpu_s * 1000 / requests, cpu_s / wall_s / self.cpus
+
+
+def cpu_window_runs(ctx: Context, run_window: RunWindow) -> OpenWindows:
+    """The windows of `reach_steady_state`, one load-generator run each (oha's start-up is a few
+    milliseconds)."""
+    window_s = OPEN_TIMING[ctx.plan.profile].window_s
+
+    @contextlib.contextmanager
+    def at_rate(rate: float) -> Iterator[ReadWindow]:
+        tags = itertools.count(1)
+
+        def read() -> tuple[float | None, float | None]:
+            cpu = AppCpu(ctx)
+            figures = run_window(rate, window_s, f"steady{next(tags)}")
+            # Over the window's sending time, as a ladder step's share is: the load generator's
+            # start-up around it would dilute a saturated window below the mark.
+            return cpu.window(figures.requests_sent or figures.requests, window_s)
+
+        yield read
+
+    return at_rate
+
+
+def cpu_windows_live(ctx: Context, k6: K6Stages, scenario: Scenario) -> OpenWindows:
+    """The windows of `reach_steady_state` read from one k6 run per rate (`K6Stages.live_rate`):
+    each ends window_s after the one before, the app's CPU and k6's completed iterations read at
+    its end."""
+    timing = OPEN_TIMING[ctx.plan.profile]
+
+    @contextlib.contextmanager
+    def at_rate(rate: float) -> Iterator[ReadWindow]:
+        run = k6.live_rate(
+            rate, math.ceil(timing.cap_s + timing.window_s), objective_ms=scenario.objective_ms, tag=f"steady-{rate:g}"
+        )
+        try:
+            count = run.started()
+            cpu = AppCpu(ctx)
+            last = time.monotonic()
+
+            def read() -> tuple[float | None, float | None]:
+                nonlocal count, last
+                time.sleep(max(0.0, last + timing.window_s - time.monotonic()))
+                run.check_running()
+                # The count first: k6 completes an iteration after the app has spent its CPU on it.
+                now_count = run.completed()
+                now = time.monotonic()
+                if now_count is None:  # k6's API did not answer: a window without a figure
+                    cpu.window(None, now - last)
+                    last = now
+                    return None, None
+                requests, count, wall_s, last = now_count - count, now_count, now - last, now
+                ctx.display.update(rps=requests / wall_s)
+                return cpu.window(requests, wall_s)
+
+            yield read
+        except BaseException:
+            # Interrupted or failed: the run goes, and its summary is not waited for.
+            run.abort()
+            raise
+        run.stop()
+
+    return at_rate
+
+
+def latency_window_runs(ctx: Context, run_window: RunWindow) -> OpenWindows:
+    """The windows of `reach_steady_latency`: one run each, judged by its p50."""
+    window_s = OPEN_TIMING[ctx.plan.profile].window_s
+
+    @contextlib.contextmanager
+    def at_rate(rate: float) -> Iterator[ReadWindow]:
+        tags = itertools.count(1)
+
+        def read() -> tuple[float | None, float | None]:
+            figures = run_window(rate, window_s, f"steady{next(tags)}")
+            return (figures.latency_ms.p50 if figures.latency_ms is not None else None), None
+
+        yield read
+
+    return at_rate
+
+
+def reach_steady_latency(ctx: Context, scenario: Scenario, run_window: RunWindow, *, label: str) -> SteadyState:
+    """Steady state of a stack that runs elsewhere: its p50 latency settled over the windows."""
+    timing = OPEN_TIMING[ctx.plan.profile]
+    warmup = _run_windows(
+        ctx,
+        scenario,
+        latency_window_runs(ctx, run_window),
+        label=label,
+        spread=LATENCY_TOLERANCE,
+        trend=LATENCY_TOLERANCE,
+        alive=lambda: True,
+    )
+    return SteadyState(
+        rate_rps=scenario.warm_rate,
+        window_s=timing.window_s,
+        cap_s=timing.cap_s,
+        settled_by="p50-latency",
+        windows_cpu_ms_per_request=[None] * len(warmup.windows),
+        windows_p50_ms=warmup.windows,
+        time_s=warmup.seconds,
+        reached=warmup.reached,
+    )

@@ -1,0 +1,105 @@
+"""How long `./bench run` will take, stack × scenario by stack × scenario: the profile's timing,
+the ladder's probes and full-length steps (those an earlier run of the same stack × scenario
+stepped, when there is one), and what each run of a load generator and each job cost beyond
+their load. `./bench run` prints it first (and only it, with --estimate); its live line counts
+down from it."""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass
+
+from bench.judgement.ladder import bisection_rates
+from bench.judgement.steady import STEADY_WINDOWS
+from bench.measure.plan.ceilings import CEILING_DB, ceiling_of
+from bench.profiles import OPEN_TIMING, TIMING, closed_timing, replication_stages, step_seconds
+from bench.scenarios import Scenario
+
+# What a run costs beyond its load on the 2-core machine (smoke runs of go-gin, 2026-11-24): k6's
+# start-up, VU initialisation and summary; oha's; one job's database reset, start-up, idle
+# reading, SQL probes and stop (a JVM's start-up included).
+K6_RUN_S = 1.0
+OHA_RUN_S = 0.4
+PGBENCH_RUN_S = 0.5
+JOB_S = 8.0
+# A later scenario on a process kept up across a repeat's scenarios: the database replaced under
+# it and its readiness round, no start or stop (2026-11-25, nine stacks: 0-4 s between one
+# scenario's load and the next's).
+NEXT_SCENARIO_S = 2.0
+# Without an earlier run of the same stack × scenario to go by, the mean of the first repeat of
+# the publication at 35f04db (ten stacks, eight variants, six scenarios; docs/method.md, Time): a
+# ladder probed 8-12 rates, about 80% of its scenario's grid with the bisection after it, then ran
+# 3.3-5.1 full-length steps, since a 3 s probe holds rates a full-length step does not and the
+# full-length steps walk down from there; a warm-up took 33-51 s on average by scenario, about
+# twelve 3 s windows (the JVMs mostly to the cap). The model before it (70% of the grid, two
+# full-length steps, seven windows) came to 71% of that repeat's real time.
+DEFAULT_LADDER_SHARE = 0.8
+DEFAULT_FULL_STEPS = 4
+DEFAULT_STEADY_WINDOWS = 4 * STEADY_WINDOWS
+
+
+@dataclass(frozen=True)
+class Observed:
+    """What an earlier run of the same stack × scenario took: the estimate follows it."""
+
+    steady_s: float | None
+    probe_rates: tuple[float, ...] | None
+    """Every probe's offered rate, their bisection's included (observed_runs in
+    bench.measure.plan.plan reads a run from before the probes as the probes it would run now)."""
+    full_rates: tuple[float, ...] | None = None
+    """Every full-length step's offered rate."""
+
+
+def estimate_seconds(
+    scenario: Scenario,
+    profile: str,
+    *,
+    open_model: bool = False,
+    ceiling: bool = False,
+    observed: Observed | None = None,
+    started: bool = True,
+) -> float:
+    """The duration of one stack × scenario (or of its ceiling), start-up and probes included;
+    `started=False` for a later scenario on a process an earlier one started."""
+    timing = TIMING[profile]
+    per_run = K6_RUN_S if scenario.tool == "k6" else OHA_RUN_S
+    per_step = K6_RUN_S if scenario.ladder_tool == "k6" else OHA_RUN_S
+    # The soak runs the first stage only (bench.measure.run.stack_run).
+    stages = scenario.stages[:1] if profile == "soak" else scenario.stages
+    if ceiling:
+        per_run = PGBENCH_RUN_S if ceiling_of(scenario) is CEILING_DB else OHA_RUN_S
+        if not open_model:
+            warmup, stage = closed_timing(profile, open_model)
+            return JOB_S + warmup + per_run + len(stages) * (stage + per_run)
+        # The ladder alone (bench.measure.run.ceiling_run), without a steady state: neither pgbench's
+        # SQL nor nginx has a JIT to wait for.
+        return JOB_S + _ladder_s(scenario, profile, observed, per_run)
+    if not open_model:
+        ramps = sum(1 for a, b in itertools.pairwise(stages) if a != b) + 1 if timing["ramp"] else 0
+        return JOB_S + timing["warmup"] + per_run + ramps * timing["ramp"] + len(stages) * (timing["stage"] + per_run)
+    open_timing = OPEN_TIMING[profile]
+    # k6's windows are read from one run (bench.measure.phases.steady.cpu_windows_live), oha's are one each.
+    window = open_timing.window_s + (per_step if scenario.ladder_tool == "oha" else 0)
+    steady = observed.steady_s if observed is not None and observed.steady_s is not None else None
+    if steady is None:
+        steady = DEFAULT_STEADY_WINDOWS * window + (per_step if scenario.ladder_tool == "k6" else 0)
+    replication = len(replication_stages(scenario, profile)) * (open_timing.replication_stage_s + per_run)
+    job = JOB_S if started else NEXT_SCENARIO_S
+    return (
+        job + min(steady, open_timing.cap_s + window) + _ladder_s(scenario, profile, observed, per_step) + replication
+    )
+
+
+def _ladder_s(scenario: Scenario, profile: str, observed: Observed | None, per_run: float) -> float:
+    """The probes and the full-length steps: those an earlier run stepped; else the probes up a
+    share of the scenario's rates, the last of them not held, and their bisection, then
+    DEFAULT_FULL_STEPS full-length steps around the capacity they found."""
+    timing = OPEN_TIMING[profile]
+    if observed is not None and observed.probe_rates is not None:
+        probes, full = list(observed.probe_rates), list(observed.full_rates or ())
+    else:
+        probes = [float(r) for r in scenario.rates[: max(1, round(DEFAULT_LADDER_SHARE * len(scenario.rates)))]]
+        bracket = bisection_rates(probes[-2], probes[-1]) if len(probes) > 1 else []
+        probes += bracket
+        full = [bracket[-1] if bracket else probes[-1]] * DEFAULT_FULL_STEPS
+    return sum(timing.probe_s + per_run for _ in probes) + sum(step_seconds(timing, rate) + per_run for rate in full)

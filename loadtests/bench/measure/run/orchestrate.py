@@ -1,0 +1,195 @@
+"""`./bench run`: every stack × scenario (and the ceilings) under the same caps and load, one
+raw JSON per run; and the memory ladder, which steps one stack's cap down."""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+
+from bench import compose_file, paths, stacks, tools, upstream
+from bench.console import console
+from bench.errors import BenchError
+from bench.judgement.verdict import step_failed, summary_line, with_note
+from bench.manifest import Stack
+from bench.measure.host import cgroups, environment
+from bench.measure.host.roles import Roles
+from bench.measure.phases.context import Context
+from bench.measure.phases.display import Display
+from bench.measure.plan.ceilings import ceiling_of
+from bench.measure.plan.plan import MEM_LADDER_MIB, Plan
+from bench.measure.run.ceiling_run import run_ceiling
+from bench.measure.run.stack_run import Session, run_stack, stack_info
+from bench.postgres import Cluster
+from bench.records import SCHEMA_VERSION, Cap, Caps, RawResult, RunHeader
+from bench.scenarios import Scenario
+
+
+def load_generators(plan: Plan) -> dict[str, Path]:
+    """The load generators the plan's scenarios need, installed if missing."""
+    needed = {s.tool for s in plan.scenarios} | {s.ladder_tool for s in plan.scenarios}
+    tool_paths = {}
+    for tool in tools.TOOLS:
+        if tool.name in needed:
+            with console.status(f"{tool.name} {tool.version}") as status:
+                tool_paths[tool.name] = tools.ensure(tool, on_progress=status.update)
+    return tool_paths
+
+
+def prepare(plan: Plan) -> tuple[dict[str, Path], Caps]:
+    """The load generators, the stacks' builds (and the stock upstream's), and the caps of compose.yaml."""
+    tool_paths = load_generators(plan)
+    for stack in plan.stacks:
+        with console.status(f"building {stack.name}"):
+            stacks.build(stack)
+    if any(s.upstream for s in plan.scenarios):
+        with console.status("building the stock upstream"):
+            upstream.build()
+    return tool_paths, Caps.model_validate(compose_file.caps(paths.ROOT))
+
+
+def execute(plan: Plan, cluster: Cluster) -> list[RawResult]:
+    tool_paths, caps = prepare(plan)
+    return run_plan(plan, cluster, tool_paths, caps)
+
+
+def execute_ladder(plan: Plan, cluster: Cluster) -> list[RawResult]:
+    """Steps each stack's memory cap down the ladder until it no longer serves without errors."""
+    if not cgroups.Cgroups(plan.cgroup_root).available:
+        raise BenchError(
+            "the memory ladder needs writable cgroups (cgroup v1 or v2 with the memory controller, as root); none here"
+        )
+    tool_paths, caps = prepare(plan)
+    results = []
+    for stack in plan.stacks:
+        for mib in MEM_LADDER_MIB:
+            step_caps = caps.model_copy(update={"app": Cap(cpus=caps.app.cpus, mem_bytes=mib << 20)})
+            step = dataclasses.replace(plan, stacks=[stack], ceilings=False, mem_ladder_mib=mib)
+            records = run_plan(step, cluster, tool_paths, step_caps)
+            results += records
+            if any(step_failed(r) for r in records):
+                console.print(f"{stack.name}: stops serving cleanly at {mib} MiB; smaller caps not tried")
+                break
+    return results
+
+
+def run_plan(plan: Plan, cluster: Cluster, tool_paths: dict[str, Path], caps: Caps) -> list[RawResult]:
+    """Every job of the plan with the tools and caps given: the ceilings first, then each
+    stack × scenario, `repeat` times, repeat-major. One stack failing to start or crashing ends
+    only its job; the next scenario starts it again."""
+    roles = Roles(plan.split, caps, plan.warnings, plan.cgroup_root)
+    try:
+        for warning in plan.warnings:
+            console.print(f"[yellow]warning:[/] {warning}")
+        ctx = Context(
+            plan,
+            cluster,
+            roles,
+            Display(plan.estimate_seconds()),
+            tool_paths,
+            _header(plan, cluster, roles, caps, tool_paths),
+            stock_port=upstream.free_port() if any(s.upstream for s in plan.scenarios) else upstream.DEFAULT_PORT,
+        )
+        roles.place_postgres(cluster)
+        results = []
+
+        def done(record: RawResult) -> None:
+            path = write_raw(plan.output, record)
+            results.append(record)
+            where = f"  [dim]{path.relative_to(paths.ROOT)}[/]" if path.is_relative_to(paths.ROOT) else ""
+            console.print(summary_line(record) + where)
+
+        def kept(name: str, scenario: Scenario, run_number: int) -> bool:
+            record = plan.kept.get((name, scenario.name, run_number))
+            if record is not None:
+                results.append(record)
+                console.print(f"[dim]kept from an earlier run of this commit:[/] {summary_line(record)}")
+            return record is not None
+
+        with ctx.display.live:
+            for run_number in range(1, plan.repeat + 1):
+                if plan.ceilings:
+                    for scenario in plan.scenarios:
+                        if not kept(ceiling_of(scenario).name, scenario, run_number):
+                            done(_job(ctx, None, scenario, run_number))
+                for stack in plan.stacks:
+                    remaining = plan.remaining(stack.name, run_number)
+                    for scenario in plan.scenarios:
+                        if scenario not in remaining:
+                            kept(stack.name, scenario, run_number)
+                    # The open model keeps one process of the stack up across its scenarios.
+                    session = Session(ctx, stack, run_number, keep=plan.open_model)
+                    try:
+                        for index, scenario in enumerate(remaining, 1):
+                            more = index < len(remaining)
+                            done(_job(ctx, stack, scenario, run_number, session, more_to_come=more))
+                    finally:
+                        session.stop()
+        return results
+    finally:
+        roles.close()
+
+
+def _job(
+    ctx: Context,
+    stack: Stack | None,
+    scenario: Scenario,
+    run_number: int,
+    session: Session | None = None,
+    *,
+    more_to_come: bool = False,
+) -> RawResult:
+    """One record: a stack's run on the session's process (a ceiling's when `stack` is None), or
+    why it failed."""
+    try:
+        if stack is None:
+            return run_ceiling(ctx, scenario, run_number)
+        return run_stack(ctx, stack, scenario, run_number, session, more_to_come=more_to_come)
+    except BenchError as error:
+        info = ceiling_of(scenario) if stack is None else stack_info(stack)
+        console.print(f"[red]{info.label} · {scenario.name}: {error}[/]")
+        return RawResult.model_validate(
+            {
+                **ctx.header.model_dump(exclude_unset=True),
+                "stack": info,
+                **({"kind": "ceiling"} if stack is None else {}),
+                "scenario": scenario.name,
+                "run": run_number,
+                "failed": with_note(str(error).splitlines()[0], ctx.roles.oom_note()),
+                "stages": [],
+                "lost_writes": None,
+                "sql_per_request_by_endpoint": {},
+            }
+        )
+
+
+def _header(plan: Plan, cluster: Cluster, roles: Roles, caps: Caps, tool_paths: dict[str, Path]) -> RunHeader:
+    header = RunHeader(
+        schema_version=SCHEMA_VERSION,
+        profile=plan.profile,
+        machine=environment.machine(),
+        versions=environment.tool_versions(cluster.bindir, tool_paths),
+        git_commit=environment.git_commit(),
+        caps=caps,
+        cpu_split=plan.split,
+        cgroups=roles.cg.version,
+        warnings=list(plan.warnings),
+    )
+    if plan.mem_ladder_mib is not None:
+        header.mem_ladder_mib = plan.mem_ladder_mib
+    if plan.fault is not None:
+        header.fault_kind = plan.fault
+    return header
+
+
+def write_raw(output: Path, record: RawResult) -> Path:
+    """Writes atomically: a Ctrl-C never leaves half a result file behind."""
+    ladder = record.mem_ladder_mib
+    suffix = "-mem-ladder" if ladder else "-fault" if record.fault_kind else ""
+    directory = output / "raw" / (record.profile + suffix)
+    directory.mkdir(parents=True, exist_ok=True)
+    step = f"--mem{ladder}" if ladder else ""
+    target = directory / f"{record.stack.name}--{record.scenario}{step}--run{record.run}.json"
+    partial = target.with_suffix(".json.partial")
+    partial.write_text(record.to_json())
+    partial.replace(target)
+    return target

@@ -1,0 +1,335 @@
+"""One stack × scenario × run: fresh database, the stack's process (started, or kept up from the
+scenario before), steady state, ladder, stages, checks."""
+
+from __future__ import annotations
+
+import time
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+import httpx
+
+from bench import ports, procs, stacks
+from bench.errors import BenchError
+from bench.manifest import Stack
+from bench.measure.load.figures import LoadFigures
+from bench.measure.phases import writes
+from bench.measure.phases.context import Context, upstream_for
+from bench.measure.phases.k6_runs import K6Stages
+from bench.measure.phases.ladder import RunStep, run_ladder
+from bench.measure.phases.oha_runs import avatar_stages, fixed_rate_step, read_mix_stages, read_mix_step
+from bench.measure.phases.probes import StageMeter, Statements, sql_per_endpoint
+from bench.measure.phases.steady import cpu_window_runs, cpu_windows_live, reach_steady_state
+from bench.measure.run.faults import DatabaseRestart
+from bench.profiles import OPEN_TIMING, TIMING, replication_stages
+from bench.records import Dialect, Fault, LostWrites, RawResult, StackInfo
+from bench.records.steps import Ladder, Stage, SteadyState
+from bench.scenarios import Scenario
+
+# The stack's memory once it is healthy and idle.
+IDLE_AFTER_S = 1.0
+
+# A read every stack serves in every dialect, and how long a stack kept up across scenarios has
+# to serve it again once the database is replaced under it.
+SERVING_AGAIN_PATH = "/items/1"
+SERVING_AGAIN_S = 15.0
+
+
+def stack_info(stack: Stack) -> StackInfo:
+    return StackInfo(
+        name=stack.name,
+        display=stack.display,
+        language=stack.language,
+        language_version=stack.language_version,
+        framework=stack.framework,
+        framework_version=stack.framework_version,
+        server=stack.server,
+        data_access=stack.data_access,
+        dialect=stack.dialect,
+    )
+
+
+@dataclass
+class Outcome:
+    """What the load and the checks after it found."""
+
+    stages: list[Stage]
+    fault: Fault | None = None
+    lost_writes: LostWrites | None = None
+    sql_per_request_by_endpoint: dict[str, float] = field(default_factory=dict)
+    failed: str | None = None
+    steady_state: SteadyState | None = None
+    ladder: Ladder | None = None
+
+    def fields(self) -> dict[str, Any]:
+        """The record's fields; the optional ones only when they happened."""
+        values: dict[str, Any] = {
+            "stages": self.stages,
+            "lost_writes": self.lost_writes,
+            "sql_per_request_by_endpoint": self.sql_per_request_by_endpoint,
+        }
+        if self.steady_state is not None:
+            values["steady_state"] = self.steady_state
+        if self.ladder is not None:
+            values["ladder"] = self.ladder
+        if self.fault is not None:
+            values["fault"] = self.fault
+        if self.failed is not None:
+            values["failed"] = self.failed
+        return values
+
+
+class Session:
+    """The process of a stack that the scenarios of one repeat share (the open model), or that one
+    scenario starts and stops (`keep` False: the soak, the memory ladder, a fault run).
+
+    One process per repeat, not per scenario: a cold JVM spends its first minute or two compiling
+    (java-spring's C2 thread took 29-35 s of CPU over join-filter's first 85 s, and the same JVM
+    after read-heavy settled within 15 s; results/experiments/2026-11-24-jit), so a cold start
+    per scenario pays that five times and measures five warm-ups. Every stack runs the scenarios
+    in the same order on one process, with the database replaced under it before each."""
+
+    def __init__(self, ctx: Context, stack: Stack, run_number: int, *, keep: bool) -> None:
+        self.ctx, self.stack, self.run_number, self.keep = ctx, stack, run_number, keep
+        self.running: stacks.Running | None = None
+        self.idle_memory: int | None = None
+        self.served: list[str] = []
+
+    def process(self, scenario: Scenario, label: str) -> stacks.Running:
+        """The process to measure `scenario` on: the one still up, once it serves the database
+        just replaced under it, or a new one (the first scenario, or the one before ended it)."""
+        if self.running is not None and self.running.alive():
+            self.ctx.display.update(f"{label}: waiting for it to serve the replaced database")
+            serving_again(self.running)
+            return self.running
+        self.stop()
+        self.ctx.display.update(f"{label}: starting")
+        self.ctx.roles.fresh_app()
+        log = f"{self.stack.name}-run{self.run_number}" if self.keep else f"{self.stack.name}-{scenario.name}"
+        self.running = stacks.start(
+            self.stack,
+            port=ports.free_port(),
+            database_url=self.ctx.database().url(),
+            stock_url=self.ctx.stock_url,
+            command=self.ctx.roles.wrap("app", self.stack.run_command),
+            log_name=f"run/{log}-server.log",
+        )
+        self.served = []
+        time.sleep(IDLE_AFTER_S)
+        self.idle_memory = self.ctx.roles.app.memory_bytes() if self.ctx.roles.app is not None else None
+        return self.running
+
+    def stop(self) -> int | None:
+        """Stops the process if one is up: its exit code."""
+        running, self.running = self.running, None
+        return running.stop() if running is not None else None
+
+
+def serving_again(running: stacks.Running) -> None:
+    """Waits until a stack still up serves reads from the database replaced under it. The
+    replacement ends every connection its pool holds; rounds of twice the pool's size in
+    concurrent reads make it find and replace each, and the stack passes once a whole round
+    answers 200 (the contract's resilience cases give a stack 5 s to serve again)."""
+    concurrency = 2 * int(stacks.DEFAULT_POOL_SIZE)
+    deadline = time.monotonic() + SERVING_AGAIN_S
+    url = running.base_url + SERVING_AGAIN_PATH
+    statuses: list[int | str] = []
+    with httpx.Client(timeout=5.0, limits=httpx.Limits(max_connections=concurrency)) as client:
+
+        def status() -> int | str:
+            try:
+                return client.get(url).status_code
+            except httpx.HTTPError as error:
+                return type(error).__name__
+
+        with ThreadPoolExecutor(concurrency) as pool:
+            while time.monotonic() < deadline and running.alive():
+                statuses = list(pool.map(lambda _: status(), range(concurrency)))
+                if all(s == 200 for s in statuses):
+                    return
+                time.sleep(0.2)
+    seen = ", ".join(str(s) for s in dict.fromkeys(statuses)) or "no answer"
+    raise BenchError(
+        f"{running.stack.name} did not serve GET {SERVING_AGAIN_PATH} again within {SERVING_AGAIN_S:.0f} s "
+        f"after the database was replaced under it (last answers: {seen}); log {running.log}"
+    )
+
+
+def run_stack(
+    ctx: Context,
+    stack: Stack,
+    scenario: Scenario,
+    run_number: int,
+    session: Session | None = None,
+    *,
+    more_to_come: bool = False,
+) -> RawResult:
+    """One scenario on the session's process (a process of its own without one). The process is
+    stopped after the scenario unless the session keeps it for more scenarios to come; it is
+    stopped on any failure, so that the next scenario starts afresh."""
+    session = session or Session(ctx, stack, run_number, keep=False)
+    label = f"{stack_info(stack).label} · {scenario.name} · run {run_number}/{ctx.plan.repeat}"
+    ctx.display.update(f"{label}: resetting the database")
+    ctx.database().reset()
+    rows_before = writes.baseline(ctx.database())
+    started_at = datetime.now(UTC).replace(microsecond=0)
+    statements = Statements(ctx.database())
+    exit_code = None
+    kept = False
+    try:
+        running = session.process(scenario, label)
+        served_before = list(session.served)
+        with upstream_for(ctx, scenario, f"{stack.name}-{scenario.name}"):
+            outcome = _load_and_check(ctx, stack, scenario, label, running, statements, rows_before)
+        session.served.append(scenario.name)
+        kept = session.keep and more_to_come and outcome.failed is None and running.alive()
+    finally:
+        statements.close()
+        if not kept:
+            exit_code = session.stop()
+    return RawResult.model_validate(
+        {
+            **ctx.header.model_dump(exclude_unset=True),
+            "stack": stack_info(stack),
+            "scenario": scenario.name,
+            "run": run_number,
+            "started_at": started_at,
+            "startup_s": running.startup_s,
+            "idle_memory_bytes": session.idle_memory,
+            **({"served_before": served_before} if session.keep else {}),
+            **outcome.fields(),
+            "app_exit_code": exit_code,
+        }
+    )
+
+
+def ladder_step(
+    ctx: Context, scenario: Scenario, k6: K6Stages | None, *, base_url: str, dialect: Dialect, name: str, label: str
+) -> RunStep:
+    """What sends a step of the scenario's steady state and ladder (Scenario.ladder_tool): oha
+    from the URL list of a read mix, or at the avatar; k6's script for the writes."""
+    if scenario.read_mix:
+        return read_mix_step(ctx, scenario, base_url=base_url, dialect=dialect, name=name, label=label)
+    if k6 is None:
+        return fixed_rate_step(ctx, scenario, url=base_url + "/avatar", name=name, label=label)
+    k6_runner = k6
+
+    def run_step(rate: float, seconds: int, tag: str) -> LoadFigures:
+        return k6_runner.rate(rate, seconds, objective_ms=scenario.objective_ms, tag=tag)
+
+    return run_step
+
+
+def _load_and_check(
+    ctx: Context,
+    stack: Stack,
+    scenario: Scenario,
+    label: str,
+    running: stacks.Running,
+    statements: Statements,
+    rows_before: writes.Baseline,
+) -> Outcome:
+    """With the open model: steady state, then the fixed-rate ladder. Then the closed-model
+    stages, then (if the stack is still up) the lost-write check and the SQL count per endpoint;
+    a stack that crashed keeps the stages it served."""
+    name = f"{stack.name}-{scenario.name}"
+    k6 = None
+    if scenario.tool == "k6":
+        k6 = K6Stages(ctx, scenario, name=name, label=label, base_url=running.base_url, dialect=stack.dialect)
+    run_step = ladder_step(ctx, scenario, k6, base_url=running.base_url, dialect=stack.dialect, name=name, label=label)
+
+    steady_state = ladder = None
+    warm = ctx.plan.open_model
+    if warm:
+        # Only the open model has a warm-up's timing (OPEN_TIMING): not the soak's profile.
+        # k6's windows are read from one live run; oha's are a run each (it starts in milliseconds).
+        if k6 is not None and scenario.ladder_tool == "k6":
+            windows = cpu_windows_live(ctx, k6, scenario)
+        else:
+            windows = cpu_window_runs(ctx, run_step)
+        steady_state = reach_steady_state(ctx, scenario, windows, label=label, alive=running.alive)
+        if running.alive():
+            ladder = run_ladder(ctx, scenario, run_step, label=label, statements=statements, alive=running.alive)
+    if not running.alive():
+        outcome = Outcome([])
+    elif k6 is not None:
+        outcome = k6_stages(ctx, scenario, label, k6, running.base_url, statements, warm=warm)
+    elif scenario.read_mix:
+        stages = read_mix_stages(
+            ctx,
+            scenario,
+            base_url=running.base_url,
+            dialect=stack.dialect,
+            name=name,
+            label=label,
+            statements=statements,
+            warm=warm,
+        )
+        outcome = Outcome(stages)
+    else:
+        stages = avatar_stages(
+            ctx, scenario, url=running.base_url + "/avatar", name=name, label=label, statements=statements, warm=warm
+        )
+        outcome = Outcome(stages)
+    outcome.steady_state, outcome.ladder = steady_state, ladder
+    if not running.alive():
+        # Crashed or OOM-killed under load: the stages it served are kept, the run is failed.
+        last = (procs.tail(running.log, 1) or "no output").strip()
+        outcome.failed = (
+            f"{stack.name} exited with code {running.proc.returncode} under load{ctx.roles.oom_note()}: {last}"
+        )
+        return outcome
+    if k6 is not None and scenario.writes:
+        ctx.display.update(f"{label}: looking up every write that got a 2xx")
+        outcome.lost_writes = writes.check(ctx.database(), rows_before, k6.write_log, k6.counted())
+    ctx.display.update(f"{label}: counting SQL statements per endpoint")
+    try:
+        for endpoint, count in sql_per_endpoint(running.base_url, scenario.endpoints, statements, stack.dialect):
+            outcome.sql_per_request_by_endpoint[endpoint] = count
+    except (httpx.HTTPError, KeyError, ValueError) as error:
+        outcome.failed = f"{stack.name} stopped answering while its SQL statements were counted: {error}"
+    return outcome
+
+
+def k6_stages(
+    ctx: Context,
+    scenario: Scenario,
+    label: str,
+    k6: K6Stages,
+    base_url: str,
+    statements: Statements | None,
+    *,
+    warm: bool,
+) -> Outcome:
+    """The closed-model stages; a `warm` stack (at steady state, after the ladder) gets no
+    warm-up and the open model's shorter stages without ramps."""
+    timing = TIMING[ctx.plan.profile]
+    seconds = OPEN_TIMING[ctx.plan.profile].replication_stage_s if warm else None
+    if not warm:
+        ctx.display.update(f"{label}: warm-up ({timing['warmup']} s, not counted)")
+        k6.warm_up()
+    outcome = Outcome([])
+    # The soak is one long stage at the first stage's concurrency.
+    stages = scenario.stages[:1] if ctx.plan.profile == "soak" else scenario.stages
+    if warm:
+        stages = replication_stages(scenario, ctx.plan.profile)
+    for index, vus in enumerate(stages):
+        ctx.display.update(f"{label}: {vus} VUs")
+        fault = None
+        if index == 0 and ctx.plan.fault == "db-restart" and scenario.writes:
+            fault = DatabaseRestart(
+                ctx.database(),
+                ctx.roles,
+                base_url,
+                at_s=timing["ramp"] + timing["stage"] / 3,
+                outage_s=min(10.0, timing["stage"] / 4),
+            )
+        with StageMeter(ctx.roles, statements) as meter:
+            figures = k6.stage(vus, seconds=seconds)
+        outcome.stages.append(meter.stage(figures))
+        if fault is not None:
+            outcome.fault = fault.finish()
+            ctx.display.update(f"{label}: database restarted; recovered in {outcome.fault.recovered_within_s} s")
+    return outcome
