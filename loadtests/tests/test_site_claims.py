@@ -1,10 +1,11 @@
 """The results page's claims and variants in a real browser (test_site.py's headless Chromium):
 a variant's row under its stack, the scenario filter, and every claim with its verdict."""
 
+from browser import open_page, severe_entries, site_data
 from selenium.webdriver.common.by import By
 from test_claims import variant_records
 from test_report import write
-from test_site import browser, open_page, severe_entries, site_data, toggle  # noqa: F401  (the fixture, by name)
+from test_site import browser, toggle  # noqa: F401  (the fixture, by name)
 
 from bench.report.claims import load_claims
 from bench.report.site import write_site

@@ -11,6 +11,7 @@ from bench.judgement.bounds import limited_by_loadgen
 from bench.judgement.ladder import decisive, stopping_step
 from bench.records import RawResult
 from bench.records.steps import LadderStep
+from bench.report.at_rate import held_points, held_step, reading_at
 from bench.report.figures import Cell, fmt, fmt_spread, median, noise_marks, spread
 
 T = TypeVar("T")
@@ -98,12 +99,11 @@ def common_rate(cells: list[Cell]) -> float | None:
 
 def grid_rates_held(record: RawResult) -> set[float]:
     """The ladder's own rates a run held, up to its capacity: one held by chance above a rate not
-    held does not count, as for the capacity."""
-    ladder = record.ladder
-    if ladder is None or ladder.capacity_rps is None:
+    held does not count, as for the capacity (bench.report.at_rate, the rule every rate quoted
+    follows)."""
+    if record.ladder is None:
         return set()
-    grid, top = set(ladder.rates), ladder.capacity_rps
-    return {s.offered_rps for s in ladder.steps if s.held and s.offered_rps in grid and s.offered_rps <= top}
+    return set(held_points(record)) & set(record.ladder.rates)
 
 
 def one_step_per_rate(record: RawResult) -> list[LadderStep]:
@@ -116,11 +116,9 @@ def one_step_per_rate(record: RawResult) -> list[LadderStep]:
 
 
 def step_at(record: RawResult, rate: float | None) -> LadderStep | None:
-    """The run's held step at `rate`: the full-length one where both ran, else the probe."""
-    if record.ladder is None or rate is None:
-        return None
-    held = [s for s in record.ladder.steps if s.offered_rps == rate and s.held]
-    return min(held, key=lambda s: s.probe, default=None)
+    """The run's held step at `rate` if it holds the rate: the full-length one where both ran, else
+    the probe (bench.report.at_rate)."""
+    return held_step(record, rate)
 
 
 def values_at(cell: Cell, rate: float | None, value: Callable[[LadderStep], T | None]) -> list[T | None]:
@@ -204,7 +202,9 @@ def ladder_table(scenario: str, cells: list[Cell], ceiling: Cell | None = None) 
         "first step not held. Capacity is the highest rate held (median and min–max over runs). "
         f"The figures after it are at {at}, the highest rate every stack held in every run that held one"
         + ("" if common is not None else " (there is none: no stack held a rate)")
-        + ". App cores per 1,000 requests/s equal its CPU ms per request. A stack is bound by the app "
+        + ", the median of each run's step at that rate (the full-length one where one ran, else the probe: "
+        "† where one of them is a probe); the notes say how many runs held it where not all did"
+        ". App cores per 1,000 requests/s equal its CPU ms per request. A stack is bound by the app "
         "when it used ≥ 90% of its core, by postgres+loadgen when PostgreSQL and the load generator "
         "together used ≥ 90% of the CPU they share. Two stacks whose capacity ranges over all runs "
         "overlap show no difference (≈; every pair is compared, not only neighbours). A capacity marked ≥ "
@@ -243,7 +243,12 @@ def ladder_table(scenario: str, cells: list[Cell], ceiling: Cell | None = None) 
         rows.insert(0, (ceiling_row, (ceiling_row.stack.label, spread(capacities(ceiling_row)))))
     for cell, (_, capacity) in rows:
         notes = [marks[cell.stack.label]] if cell.stack.label in marks else []
-        if None in capacities(cell):
+        reading = reading_at(cell.records, common) if common is not None else None
+        if reading is not None and 0 < reading.held_no_rate == reading.runs:
+            notes.append("held no rate")
+        elif reading is not None and not reading.holds:
+            notes.append(f"at {fmt(common)} req/s: {reading.answer()}")
+        elif None in capacities(cell):
             notes.append("held no rate in a run")
         if cell.failures:
             notes.append(f"{len(cell.failures)} run(s) failed")
@@ -252,7 +257,7 @@ def ladder_table(scenario: str, cells: list[Cell], ceiling: Cell | None = None) 
             ("≥ " if lower_bound(cell) else "") + fmt_spread(capacity),
             efficiency(cell, ceiling),
             *stopped_by(cell),
-            fmt(median(values_at(cell, common, p99_of)), 1),
+            fmt(median(values_at(cell, common, p99_of)), 1) + (" †" if reading is not None and reading.probe else ""),
             fmt(median(values_at(cell, common, lambda s: s.latency_ms.p999 if s.latency_ms else None)), 1),
             fmt(median(values_at(cell, common, lambda s: s.cpu_ms_per_request)), 3),
             fmt(median(values_at(cell, common, postgres_ms_of)), 3),

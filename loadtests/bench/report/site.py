@@ -19,9 +19,11 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TypedDict
 
+from bench import paths
 from bench.errors import BenchError
 from bench.records import RawResult
 from bench.records.steps import LadderStep
+from bench.report.at_rate import reading_at
 from bench.report.figures import MIB, Cell, Figure, figure, group_cells, median
 from bench.report.ladder import (
     common_rate,
@@ -34,11 +36,13 @@ from bench.report.ladder import (
     stopped_by,
 )
 from bench.report.site_answers import ClaimData, VariantData, claims_data, variants_data
+from bench.report.site_load import LoadData, load_data
 from bench.report.summary import bound_sentence, per_run_peak, smallest_clean_cap
-from bench.report.tiers import tier_of, tiers
+from bench.report.tiers import capacity_range, tier_of, tiers
 from bench.report.variants import split_variants
 
 ASSETS = Path(__file__).with_name("site_assets")
+DOCS = {"method": "method.md", "study": "study.md", "claims": "claims.toml"}
 CEILING_PREFIX = "ceiling-"
 
 
@@ -74,6 +78,14 @@ class ScenarioFigures(TypedDict):
     """Why each run's ladder ended, and what bound the step it could not hold (as results.md says them)."""
     bound: str
     steps: list[Step]
+    runs: int
+    """Runs with a ladder."""
+    common_held: int
+    """Of those, the runs that held the common rate (the figures at it are theirs)."""
+    common_probe: bool
+    """A figure at the common rate comes from a probe in at least one run."""
+    load: LoadData
+    """Its answer and figures at any rate (bench.report.site_load)."""
     files: list[str]
     failures: list[str]
 
@@ -101,6 +113,9 @@ class TierInfo(TypedDict):
     stacks: list[str]
     low: float
     high: float
+    ranges: dict[str, list[float]]
+    """Each stack's lowest and highest capacity over its runs (0: a run that held no rate), so that
+    the page can give the range of the stacks its filters leave."""
 
 
 class ScenarioInfo(TypedDict):
@@ -130,6 +145,8 @@ class SiteData(TypedDict):
     """Each variant in each of its scenarios against its stack (bench.report.variants)."""
     claims: list[ClaimData]
     """Every claim of docs/claims.toml with its verdict (bench.report.claims)."""
+    docs: dict[str, str]
+    """The documents the page names (method, study, claims), linked like the raw files."""
 
 
 def write_site(raw_dir: Path, site_dir: Path) -> Path:
@@ -178,8 +195,16 @@ def site_data(
         found_tiers = tiers(laddered)
         numbers = tier_of(found_tiers)
         shown = _scenario_info(scenario, cells, common)
+        ranges = {c.stack.label: over_runs for c in laddered if (over_runs := capacity_range(c)) is not None}
         shown["tiers"] = [
-            {"number": t.number, "stacks": list(t.labels), "low": t.low, "high": t.high} for t in found_tiers
+            {
+                "number": t.number,
+                "stacks": list(t.labels),
+                "low": t.low,
+                "high": t.high,
+                "ranges": {label: [ranges[label].low, ranges[label].high] for label in t.labels},
+            }
+            for t in found_tiers
         ]
         shown["bound"] = bound_sentence(laddered)
         scenarios.append(shown)
@@ -225,6 +250,7 @@ def site_data(
         "stacks": stacks,
         "variants": variants_data(every_row, href),
         "claims": claims_data(every_row, href),
+        "docs": {name: _link(paths.ROOT / "docs" / file, site_dir) for name, file in DOCS.items()},
     }
 
 
@@ -261,6 +287,7 @@ def _at_common(
 def _scenario_figures(cell: Cell, common: float | None, href: dict[int, str]) -> ScenarioFigures:
     laddered = [r for r in cell.records if r.ladder is not None]
     stopped, bound = stopped_by(cell)
+    at_common = reading_at(cell.records, common) if common is not None else None
     return {
         "capacity": figure((r.ladder.capacity_rps, href[id(r)]) for r in laddered if r.ladder is not None),
         "tier": None,
@@ -272,6 +299,10 @@ def _scenario_figures(cell: Cell, common: float | None, href: dict[int, str]) ->
         "stopped": stopped,
         "bound": bound,
         "steps": ladder_steps(cell, href),
+        "runs": len(laddered),
+        "common_held": at_common.held if at_common is not None else 0,
+        "common_probe": at_common is not None and at_common.probe,
+        "load": load_data(cell.records, href),
         "files": [href[id(r)] for r in sorted(cell.records, key=lambda r: r.run)],
         "failures": cell.failures,
     }

@@ -10,6 +10,7 @@ from collections import defaultdict
 from collections.abc import Iterable
 
 from bench.records import RawResult
+from bench.report.at_rate import reading_at, said_at
 from bench.report.figures import MIB, Cell, fmt, median
 from bench.report.ladder import (
     common_rate,
@@ -17,9 +18,6 @@ from bench.report.ladder import (
     last_steps,
     lower_bound,
     median_capacity,
-    p99_of,
-    postgres_ms_of,
-    values_at,
 )
 from bench.report.tables import measured_at
 from bench.report.tiers import tier_line, tier_of, tiers
@@ -174,8 +172,11 @@ def summary_section(
         )
     lines += [
         "",
-        "At a rate every stack held (the *common rate*, under each scenario; a stack that held no rate "
-        "is left out of it): app cores per 1,000 req/s · PostgreSQL CPU ms per request · p99 ms.",
+        "At a rate every stack held (the *common rate*, under each scenario; a run that held no rate "
+        "is left out of it, and its stack's cell says how many runs held the rate): app cores per 1,000 "
+        "req/s · PostgreSQL CPU ms per request · p99 ms, the median over the runs of each run's step at "
+        "that rate; † where one of those steps is a short probe rather than a full-length step (below "
+        "a stack's capacity the ladder runs probes only).",
         "",
         "| stack | "
         + " | ".join(f"{_short_name(s)} @ {fmt(commons[s])}/s" if commons[s] else s for s in scenarios)
@@ -189,13 +190,7 @@ def summary_section(
             if cell is None or rate is None:
                 row.append("–")
                 continue
-            if median_capacity(cell) is None:
-                row.append("held no rate")
-                continue
-            cores = median(values_at(cell, rate, lambda step: step.cpu_ms_per_request))
-            postgres = median(values_at(cell, rate, postgres_ms_of))
-            p99 = median(values_at(cell, rate, p99_of))
-            row.append(f"{fmt(cores, 2)} · {fmt(postgres, 2)} · {fmt(p99, 1)}")
+            row.append(said_at(reading_at(cell.records, rate)))
         lines.append(f"| {name} | " + " | ".join(row) + " |")
     lines += ["", "What bounds each scenario here, at the first rate each stack could not hold:"]
     for s in scenarios:

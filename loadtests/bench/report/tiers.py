@@ -67,9 +67,13 @@ def tier_line(scenario: str, cells: list[Cell]) -> str:
     if not found:
         return f"- **{scenario}**: no stack was measured."
     separated, pairs = separated_pairs(cells)
-    said = "; ".join(f"{tier.number}: {', '.join(tier.labels)} ({_range(tier)} req/s)" for tier in found)
+    said = "; ".join(f"{tier.number}: {', '.join(tier.labels)} ({_range(tier)})" for tier in found)
     return f"- **{scenario}** ({separated} of {pairs} pairs separated): {said}."
 
 
 def _range(tier: Tier) -> str:
-    return fmt(tier.low) if tier.low == tier.high else f"{fmt(tier.low)}–{fmt(tier.high)}"
+    """A run that held no rate counts as 0 req/s; a tier of such runs alone held none, as the
+    summary says it."""
+    if tier.high == 0:
+        return "none held"
+    return f"{fmt(tier.low)} req/s" if tier.low == tier.high else f"{fmt(tier.low)}–{fmt(tier.high)} req/s"

@@ -22,9 +22,11 @@
   };
   const STEP_AXES = {
     p99: 'p99 latency, ms (log scale)',
-    cores: 'app cores per 1,000 req/s, i.e. CPU ms per request (log scale)',
+    cores: 'app cores per 1,000 req/s (log scale)',
     postgres: 'PostgreSQL CPU ms per request (log scale)',
   };
+  // Where the long one does not fit the axis (a phone, under a tall legend).
+  const STEP_AXES_SHORT = {p99: 'p99, ms (log)', cores: 'cores per 1k req/s (log)', postgres: 'PostgreSQL ms/req (log)'};
   const PROCESS_COLUMNS = [
     {key: 'idle_mib', label: 'idle MiB', digits: 0, higherIsBetter: false},
     {key: 'peak_mib', label: 'peak MiB', digits: 0, higherIsBetter: false},
@@ -110,6 +112,15 @@
       cell.prepend(el('span', {title: 'a lower bound: every rate held, or the load generator bound the step not held'}, '≥ '));
     }
     if (held) cell.append(el('span', {class: 'range'}, ' · none held in a run'));
+    // A figure at the common rate is the runs' that held it: said where not every run did, and
+    // marked where a probe's few seconds are among its steps.
+    if (state.metric !== 'capacity' && figures[state.metric].value !== null) {
+      const flag = el('span', {class: 'flag', title: 'a step at this rate is a short probe'}, ' †');
+      if (figures.common_probe) cell.querySelector('a').after(flag);
+      if (figures.common_held < figures.runs) {
+        cell.append(el('span', {class: 'range'}, `${figures.common_held} of ${figures.runs} runs held it`));
+      }
+    }
     if (state.metric === 'capacity' && figures.tier !== null) {
       cell.append(el('span', {class: 'tier', title: `tier ${figures.tier} of ${scenario.name}`}, ` T${figures.tier}`));
     }
@@ -216,18 +227,32 @@
     table.hidden = nothing;
   }
 
-  // Per scenario shown, its tiers as the raw files decided them (over every stack measured).
+  // Per scenario shown, its tiers as the raw files decided them over every stack measured, each
+  // with the stacks the filters leave: its range is theirs, and a tier they leave empty goes.
   function renderTiers(scenarios) {
     const list = document.getElementById('tiers');
     list.replaceChildren();
-    for (const scenario of scenarios.filter((s) => s.tiers.length)) {
-      const tiers = scenario.tiers.map((t) => {
-        const range = t.low === t.high ? fmt(t.low, 0) : `${fmt(t.low, 0)}–${fmt(t.high, 0)}`;
-        return `T${t.number}: ${t.stacks.join(', ')} (${range} req/s)`;
-      });
+    const shown = new Set(stacks.filter(visible).map((s) => s.label));
+    for (const scenario of scenarios) {
+      const said = [];
+      for (const tier of scenario.tiers) {
+        const members = tier.stacks.filter((label) => shown.has(label));
+        if (!members.length) continue;
+        const low = Math.min(...members.map((label) => tier.ranges[label][0]));
+        const high = Math.max(...members.map((label) => tier.ranges[label][1]));
+        said.push(`T${tier.number}: ${members.join(', ')} (${tierRange(low, high)})`);
+      }
+      if (!said.length) continue;
       const bound = scenario.bound ? `. Stopped by ${scenario.bound}.` : '';
-      list.append(el('li', {}, el('strong', {}, scenario.name), ` ${tiers.join('; ')}${bound}`));
+      list.append(el('li', {'data-scenario': scenario.name}, el('strong', {}, scenario.name), ` ${said.join('; ')}${bound}`));
     }
+  }
+
+  // A run that held no rate counts as 0 req/s in a range; a range of such runs alone is said as
+  // the summary says it.
+  function tierRange(low, high) {
+    if (high === 0) return 'none held';
+    return low === high ? `${fmt(low, 0)} req/s` : `${fmt(low, 0)}–${fmt(high, 0)} req/s`;
   }
 
   function datasetsFor(scenario) {
@@ -374,6 +399,24 @@
       chart.data.datasets = datasetsFor(scenario);
       chart.options.scales.y.title.text = STEP_AXES[key];
       chart.update();
+      fitYTitle(chart);
+    }
+  }
+
+  // The y-axis title as long as the axis leaves room for, measured after the layout: the title
+  // is one line either way, so changing it does not move the axis.
+  function fitYTitle(chart) {
+    const key = METRICS[state.metric].step;
+    const scale = chart.scales.y;
+    if (!scale) return;
+    chart.ctx.save();
+    chart.ctx.font = Chart.helpers.toFont(scale.options.title.font).string;
+    const room = scale.bottom - scale.top;
+    const text = chart.ctx.measureText(STEP_AXES[key]).width <= room ? STEP_AXES[key] : STEP_AXES_SHORT[key];
+    chart.ctx.restore();
+    if (chart.options.scales.y.title.text !== text) {
+      chart.options.scales.y.title.text = text;
+      chart.update();
     }
   }
 
@@ -427,10 +470,9 @@
         el('td', {class: 'ratio'}, inWords(row, a, b))));
     }
     table.append(body);
-    window.history.replaceState(null, '', `#compare=${encodeURIComponent(a.label)},${encodeURIComponent(b.label)}`);
     document.getElementById('compare-note').textContent =
       'The last column says which way, as the ratio of A\'s figure to B\'s, or "no difference" where their ' +
-      'ranges over all runs overlap. The pair is kept in the address, so a comparison can be linked.';
+      'ranges over all runs overlap. A pair you choose is kept in the address, so a comparison can be linked.';
   }
 
   // -- Claims and variants: the rows, ratios and verdicts of results.md's sections -------------
@@ -478,7 +520,7 @@
       body.append(el('tr', {'data-claim': claim.id, 'data-verdict': claim.verdict},
         el('td', {class: 'statement'}, el('strong', {}, claim.id), `: ${claim.statement}`,
           claim.note ? el('span', {class: 'range'}, claim.note) : null),
-        el('td', {class: 'source'}, claim.source),
+        el('td', {class: 'source'}, ...withDocLinks(claim.source)),
         el('td', {}, claim.rows.join(' ÷ ')),
         el('td', {}, `${claim.metric}${claim.expected === 'within' ? `, ${claim.unit}` : ''} on ${claim.scenarios.join(', ')}`),
         el('td', {}, claim.published),
@@ -551,40 +593,32 @@
     table.append(body);
   }
 
-  // -- At your load: each stack at one rate, read from its ladder's steps ----------------------
+  // -- At your load: what bench.report.at_rate decided at every rate, as results.md says it ----
 
-  // A stack's figures at `rate` in one scenario: measured where a step was offered at that rate,
-  // interpolated (linearly in the rate) between the two measured steps around it, and never past
-  // the highest rate it held (its capacity, the median over runs) or below the first step.
-  function atRate(figures, rate) {
-    const capacity = figures.capacity.value;
-    if (capacity === null) return {holds: false, why: 'held no rate'};
-    if (rate > capacity) return {holds: false, why: `holds up to ${fmt(capacity, 0)} req/s`};
-    const steps = figures.steps.filter((step) => step.offered <= capacity);
-    const exact = steps.find((step) => step.offered === rate);
-    if (exact) return {holds: true, kind: 'measured', href: exact.href, values: stepValues(exact, rate)};
-    const below = steps.filter((step) => step.offered < rate).pop();
-    const above = steps.find((step) => step.offered > rate);
-    if (!below || !above) return {holds: true, kind: 'unmeasured', why: 'below the first rate measured'};
-    const share = (rate - below.offered) / (above.offered - below.offered);
-    const low = stepValues(below, rate);
-    const high = stepValues(above, rate);
-    const values = {};
-    for (const key of Object.keys(low)) {
-      values[key] = low[key] === null || high[key] === null ? null : low[key] + share * (high[key] - low[key]);
-    }
-    // Both steps are in every run's file: the link opens the one the step below comes from.
-    return {holds: true, kind: 'interpolated', href: below.href, below, above, values};
+  // The piece of a stack's readings that `rate` falls in: one of its own rates, or a stretch
+  // between two. Python cut them (bench.report.site_load) so that nothing changes inside one.
+  function pieceAt(load, rate) {
+    return load.pieces.find((p) => (p.point ? rate === p.start : rate > p.start && (p.end === null || rate < p.end)));
   }
 
-  // What a step says of a load of `rate` req/s: cores from CPU ms per request, p99 and memory as measured.
-  function stepValues(step, rate) {
-    return {
-      app_cores: step.cores === null ? null : (step.cores * rate) / 1000,
-      postgres_cores: step.postgres === null ? null : (step.postgres * rate) / 1000,
-      p99: step.p99,
-      memory_mib: step.memory_mib,
+  // A stack at `rate`: Python's answer, and its figures on the straight line between the piece's
+  // two steps (one step: the figures measured at the rate). Cores are CPU ms per request × rate.
+  function atRate(figures, rate) {
+    const load = figures.load;
+    const piece = pieceAt(load, rate);
+    const low = piece.low === null ? null : load.anchors[piece.low];
+    const high = piece.high === null ? null : load.anchors[piece.high];
+    const at = (key) => {
+      if (!low || low[key] === null) return null;
+      if (!high) return low[key];
+      if (high[key] === null) return null;
+      return low[key] + ((rate - low.rate) / (high.rate - low.rate)) * (high[key] - low[key]);
     };
+    const cores = (key) => (at(key) === null ? null : (at(key) * rate) / 1000);
+    const values = low
+      ? {app_cores: cores('app_ms'), postgres_cores: cores('postgres_ms'), p99: at('p99'), memory_mib: at('memory_mib')}
+      : null;
+    return {piece, low, high, values, runs: load.runs, objective: load.objective_p99_ms};
   }
 
   const LOAD_COLUMNS = [
@@ -593,6 +627,19 @@
     {key: 'p99', label: 'p99 ms', digits: 1},
     {key: 'memory_mib', label: 'app memory MiB', digits: 0},
   ];
+
+  const SOURCE = 'where the figures come from: the step at the rate, or the two around it (req/s); from how ' +
+    'many runs; whether a short probe is among the steps';
+
+  // Where a row's figures come from, in a few words: the step or the two around the rate, how
+  // many runs, and whether a probe (a few seconds of requests) is among the steps.
+  function sourceOf(found) {
+    const where = found.high
+      ? `steps at ${fmt(found.low.rate, 0)} and ${fmt(found.high.rate, 0)}`
+      : `its step at ${fmt(found.low.rate, 0)}`;
+    const runs = `${found.piece.of_runs} of ${found.runs} run${found.runs > 1 ? 's' : ''}`;
+    return `${where} · ${runs}${found.piece.probe ? ' · probe' : ''}`;
+  }
 
   function byTier(a, b) {
     const x = meanTier(a);
@@ -603,44 +650,171 @@
     return x - y;
   }
 
+  function loadCell(found, column) {
+    if (!found.values) return el('td', {class: 'figure no-figure', 'data-key': column.key}, '–');
+    const value = found.values[column.key];
+    const kind = found.high ? 'interpolated' : 'measured';
+    const cell = el('td', {class: `figure ${kind}`, title: sourceOf(found), 'data-key': column.key});
+    if (value === null) {
+      cell.append('–');
+      return cell;
+    }
+    cell.append(el('a', {href: found.low.href}, (found.high ? '≈ ' : '') + fmt(value, column.digits)));
+    if (column.key === 'p99' && found.objective !== null && value > found.objective) {
+      cell.classList.add('over');
+      cell.append(el('span', {class: 'flag'}, ` over ${fmt(found.objective, 0)}`));
+    }
+    return cell;
+  }
+
+  function loadRows(scenario, rate) {
+    return stacks.filter((stack) => visible(stack) && stack.scenarios[scenario.name])
+      .sort(byTier)
+      .map((stack) => ({stack, found: atRate(stack.scenarios[scenario.name], rate)}));
+  }
+
   function renderLoad() {
     const scenario = DATA.scenarios.find((s) => s.name === document.getElementById('load-scenario').value);
     const rate = Number(document.getElementById('load-rate').value);
     const table = document.getElementById('load');
     table.replaceChildren();
+    const objective = document.getElementById('load-objective');
+    objective.textContent = scenario && scenario.objective_p99_ms !== null
+      ? `p99 objective: ${fmt(scenario.objective_p99_ms, 0)} ms`
+      : '';
     if (!scenario || !(rate > 0)) {
       document.getElementById('load-note').textContent = 'Pick a scenario and a rate above 0.';
+      renderLoadCharts(null, rate, []);
       return;
     }
+    const goal = scenario.objective_p99_ms === null ? '' : ` at p99 ≤ ${fmt(scenario.objective_p99_ms, 0)} ms`;
     table.append(el('thead', {}, el('tr', {},
       el('th', {scope: 'col'}, 'stack'),
-      el('th', {scope: 'col'}, `holds ${fmt(rate, 0)} req/s?`),
+      el('th', {scope: 'col', class: 'answer'}, `holds ${fmt(rate, 0)} req/s${goal}?`),
       ...LOAD_COLUMNS.map((c) => el('th', {scope: 'col'}, c.label)))));
     const body = el('tbody');
-    const shown = stacks.filter((stack) => visible(stack) && stack.scenarios[scenario.name]).sort(byTier);
-    for (const stack of shown) {
-      const found = atRate(stack.scenarios[scenario.name], rate);
-      const cells = LOAD_COLUMNS.map((c) => {
-        if (!found.values) return el('td', {class: 'figure no-hold', 'data-key': c.key}, '–');
-        const value = found.values[c.key];
-        const title = found.kind === 'interpolated'
-          ? `interpolated between the steps at ${fmt(found.below.offered, 0)} and ${fmt(found.above.offered, 0)} req/s`
-          : `measured at ${fmt(rate, 0)} req/s`;
-        const cell = el('td', {class: `figure ${found.kind}`, title, 'data-key': c.key});
-        if (value === null) cell.append('–');
-        else cell.append(el('a', {href: found.href}, (found.kind === 'interpolated' ? '≈ ' : '') + fmt(value, c.digits)));
-        return cell;
-      });
-      const answer = found.holds ? (found.kind === 'unmeasured' ? `yes (${found.why})` : 'yes') : `no: ${found.why}`;
-      body.append(el('tr', {'data-stack': stack.label},
-        el('th', {scope: 'row'}, stack.label), el('td', {class: found.holds ? 'holds' : 'no-hold'}, answer), ...cells));
+    const rows = loadRows(scenario, rate);
+    for (const {stack, found} of rows) {
+      const piece = found.piece;
+      body.append(el('tr', {
+        'data-stack': stack.label,
+        'data-holds': String(piece.holds),
+        'data-held': String(piece.held),
+        'data-runs': String(found.runs),
+        'data-of-runs': String(piece.of_runs),
+        'data-probe': String(piece.probe),
+      },
+      el('th', {scope: 'row'}, stack.label),
+      el('td', {class: piece.holds ? 'holds' : 'no-hold'}, piece.answer,
+        found.values ? el('span', {class: 'source', title: SOURCE}, sourceOf(found)) : null),
+      ...LOAD_COLUMNS.map((c) => loadCell(found, c))));
     }
     table.append(body);
-    document.getElementById('load-note').textContent =
-      `Each stack at ${fmt(rate, 0)} req/s of ${scenario.name}, from the medians of its ladder's steps: cores are ` +
-      'CPU time per request × the rate, p99 and memory as measured at that step. Figures marked ≈ are interpolated ' +
-      'between the two steps around the rate; none is read past the highest rate a stack held, and a rate below ' +
-      `the first step (${fmt(scenario.rates[0], 0)} req/s) has no figures. Ordered by mean tier.`;
+    const note = document.getElementById('load-note');
+    note.replaceChildren(
+      `Each stack at ${fmt(rate, 0)} req/s of ${scenario.name}. It holds the rate when every run held it: a run ` +
+      'holds every rate up to its capacity, which its full-length steps decide; otherwise the row says how many ' +
+      'runs did. The figures come from the runs that held it, from the steps each held: the median over them at a ' +
+      'rate where every one of them has a step (≈: on the straight line between two such rates, never past them); ' +
+      'where those do not reach the rate, from steps only some runs held. Under each answer: the step or steps, ' +
+      'from how many runs, and "probe" where a short probe is among them. Cores ' +
+      'are CPU time per request × the rate. Below a stack\'s capacity the ladder ran short probes only, so most ' +
+      'figures rest on a probe\'s few seconds of requests. Rows in order of mean tier; the chart puts the cheapest ' +
+      'first. results.md quotes its rates by the same rule (',
+      docLink('method', 'method'), ').');
+    renderLoadCharts(scenario, rate, rows);
+  }
+
+  // The answer as a picture: what each stack that holds the rate costs there, cheapest first, app
+  // and PostgreSQL cores stacked, memory beside; the stacks that do not hold it are named under
+  // the bars, with how many runs did.
+  const loadCharts = {};
+
+  // Each bar's total at its end, so that the figures read without hovering.
+  const BAR_TOTALS = {
+    id: 'barTotals',
+    afterDatasetsDraw(chart, args, options) {
+      const {ctx} = chart;
+      const last = chart.data.datasets.length - 1;
+      const digits = options.digits;
+      ctx.save();
+      ctx.font = '12px system-ui, sans-serif';
+      ctx.textBaseline = 'middle';
+      chart.getDatasetMeta(last).data.forEach((bar, index) => {
+        if (chart.data.datasets.every((d) => d.data[index] === null)) {
+          // A stack that does not hold the rate: no bar, and why in its place.
+          ctx.fillStyle = '#5f6b76';
+          ctx.fillText((chart.$why || [])[index] || '', chart.scales.x.left + 4, bar.y);
+          return;
+        }
+        const total = chart.data.datasets.reduce((sum, d) => (d.data[index] === null ? sum : sum + d.data[index]), 0);
+        ctx.fillStyle = '#1d2329';
+        ctx.fillText(fmt(total, digits), bar.x + 4, bar.y);
+      });
+      ctx.restore();
+    },
+  };
+
+  function loadChart(id, axis, digits, datasets) {
+    const canvas = document.getElementById(id);
+    return new Chart(canvas, {
+      type: 'bar',
+      data: {labels: [], datasets},
+      options: {
+        indexAxis: 'y',
+        animation: false,
+        responsive: true,
+        maintainAspectRatio: false,
+        layout: {padding: {right: 44}},
+        scales: {
+          x: {stacked: true, beginAtZero: true, title: {display: true, text: axis}},
+          y: {stacked: true, ticks: {autoSkip: false}},
+        },
+        plugins: {
+          legend: {display: datasets.length > 1, position: 'bottom', labels: {boxWidth: 14}},
+          title: {display: true, align: 'start', text: ''},
+          barTotals: {digits},
+          tooltip: {callbacks: {label: (context) => `${context.dataset.label}: ${fmt(context.raw, digits)}`}},
+        },
+      },
+      plugins: [BAR_TOTALS],
+    });
+  }
+
+  function whyNoBar(found, rate) {
+    if (!found.piece.holds) return `${found.piece.held} of ${found.runs} runs held it`;
+    return found.values ? 'no CPU figure' : `no step at or below ${fmt(rate, 0)}`;
+  }
+
+  function renderLoadCharts(scenario, rate, rows) {
+    const figure = document.getElementById('load-charts');
+    figure.hidden = !scenario;
+    if (!scenario) return;
+    const shown = rows.filter((row) => row.found.piece.holds && row.found.values && row.found.values.app_cores !== null);
+    const total = (row) => row.found.values.app_cores + (row.found.values.postgres_cores || 0);
+    shown.sort((a, b) => total(a) - total(b) || a.stack.label.localeCompare(b.stack.label));
+    const others = rows.filter((row) => !shown.includes(row));
+    const labels = [...shown, ...others].map((row) => row.stack.label);
+    const why = [...shown.map(() => ''), ...others.map((row) => whyNoBar(row.found, rate))];
+    const title = `${scenario.name} at ${fmt(rate, 0)} req/s: the stacks that hold it, cheapest first`;
+    const updates = [
+      [loadCharts.cores, [(row) => row.found.values.app_cores, (row) => row.found.values.postgres_cores]],
+      [loadCharts.memory, [(row) => row.found.values.memory_mib]],
+    ];
+    for (const [chart, values] of updates) {
+      chart.data.labels = labels;
+      chart.data.datasets.forEach((dataset, i) => {
+        dataset.data = [...shown.map(values[i]), ...others.map(() => null)];
+      });
+      chart.$why = why;
+      chart.options.plugins.title.text = chart === loadCharts.cores ? title : `app memory at ${fmt(rate, 0)} req/s`;
+      // The rows without a bar in grey, under the others.
+      chart.options.scales.y.ticks.color = (context) => (context.index < shown.length ? '#1d2329' : '#8a949e');
+      // A bar a row, whatever the number of stacks the filters leave.
+      chart.canvas.parentNode.style.height = `${Math.max(120, 26 * labels.length + 96)}px`;
+      chart.resize();
+      chart.update();
+    }
   }
 
   function setUpLoad() {
@@ -660,6 +834,13 @@
       renderLoad();
     });
     input.addEventListener('input', renderLoad);
+    loadCharts.cores = loadChart('load-cores', 'cores: the app\'s, then PostgreSQL\'s', 2, [
+      {label: 'app cores', data: [], backgroundColor: '#4e79a7'},
+      {label: 'PostgreSQL cores', data: [], backgroundColor: '#f28e2b'},
+    ]);
+    loadCharts.memory = loadChart('load-memory', 'app memory, MiB', 0, [
+      {label: 'app memory MiB', data: [], backgroundColor: '#59a14f'},
+    ]);
   }
 
   // -- The comparison: which way, and whether the runs tell the two apart -----------------------
@@ -713,13 +894,80 @@
     renderVariants();
     renderLoad();
     updateCharts();
+    compareOptions();
     renderCompare();
+    markScrolling();
+  }
+
+  // The comparison offers the stacks the filters leave; a stack a filter removes gives its place
+  // to the first one left that is not already on the other side, and comes back with it.
+  function compareOptions() {
+    const offered = [...stacks, ...ceilings].filter(visible).map((s) => s.label);
+    const [a, b] = ['compare-a', 'compare-b'].map((id) => document.getElementById(id));
+    const pick = (wanted, avoid) => (offered.includes(wanted) ? wanted : offered.find((l) => l !== avoid) || offered[0] || '');
+    const first = pick(a.dataset.wanted, offered.includes(b.dataset.wanted) ? b.dataset.wanted : null);
+    const second = pick(b.dataset.wanted, first);
+    for (const [select, value] of [[a, first], [b, second]]) {
+      select.replaceChildren(...offered.map((label) => el('option', {value: label}, label)));
+      select.value = value;
+    }
   }
 
   function memLadderScenarios() {
     const names = DATA.mem_ladder_scenarios || [];
     if (!names.length) return 'its scenarios';
     return names.length === 1 ? names[0] : `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`;
+  }
+
+  // A document the page names, linked as the raw files are: relative, into the repository.
+  function docLink(name, text) {
+    return el('a', {href: DATA.docs[name], class: 'doc'}, text);
+  }
+
+  // `text` with each document it names (docs/study.md, …) linked.
+  function withDocLinks(text) {
+    const paths = Object.keys(DATA.docs).map((name) => [name, `docs/${DATA.docs[name].split('/').pop()}`]);
+    let parts = [text];
+    for (const [name, path] of paths) {
+      parts = parts.flatMap((part) => (typeof part !== 'string' ? [part] : part.split(path)
+        .flatMap((piece, i) => (i ? [docLink(name, path), piece] : [piece]))));
+    }
+    return parts.filter((part) => part !== '');
+  }
+
+  // A wide table scrolls inside its box: the cue above it says so, and the box fades at the side
+  // that has more, until the reader reaches the end.
+  function markScrolling() {
+    for (const box of document.querySelectorAll('.scroll')) {
+      const wide = box.scrollWidth > box.clientWidth + 1;
+      box.classList.toggle('scrolls', wide);
+      box.classList.toggle('scrolled', wide && box.scrollLeft > 0);
+      box.classList.toggle('at-end', !wide || box.scrollLeft + box.clientWidth >= box.scrollWidth - 1);
+      const cue = box.previousElementSibling;
+      if (cue && cue.classList.contains('scroll-cue')) cue.hidden = !wide;
+    }
+  }
+
+  function setUpScrolling() {
+    for (const box of document.querySelectorAll('.scroll')) {
+      box.before(el('p', {class: 'scroll-cue', hidden: ''}, 'Scroll sideways for more columns →'));
+      box.addEventListener('scroll', markScrolling, {passive: true});
+    }
+    window.addEventListener('resize', () => {
+      markScrolling();
+      for (const chart of charts.values()) fitYTitle(chart);
+    });
+  }
+
+  // A link to a section (index.html#summary-section) opens at it: the sections above it are drawn
+  // by this script, after the browser looked for it. A linked comparison opens at the comparison.
+  function openLinkedSection() {
+    const fragment = window.location.hash.slice(1);
+    if (!fragment) return;
+    const target = fragment.startsWith('compare=')
+      ? document.getElementById('compare-section')
+      : document.getElementById(fragment);
+    if (target) target.scrollIntoView();
   }
 
   function describe() {
@@ -735,7 +983,7 @@
       `${DATA.machine}). ${runs}${starts} Every figure links to the raw file it comes from.`;
     const commons = DATA.scenarios.filter((s) => s.ladder)
       .map((s) => `${s.name} ${s.common_rate === null ? 'none' : fmt(s.common_rate, 0) + ' req/s'}`);
-    document.getElementById('summary-note').textContent =
+    document.getElementById('summary-note').replaceChildren(
       'Capacity at objective: the highest offered rate a stack held (at least 97% delivered, at most 1% dropped, ' +
       'no unexpected status, p99 within the objective). The figures at the common rate are at the highest rate ' +
       `every stack held in every run (${commons.join('; ') || 'no ladder'}). Memory, start-up and time to steady ` +
@@ -745,21 +993,24 @@
       'Tiers (T1 the highest): stacks whose capacity ranges over all runs overlap show no ' +
       'difference, and stacks linked by such overlaps share a tier; the rows are in order of their mean tier over ' +
       'the scenarios shown, as results.md orders them. Rows marked ceiling (ceiling-…) are ' +
-      'the limits of the database or of HTTP on this machine, measured alike and never ranked. Click a column ' +
-      'heading to sort by it.';
-    document.getElementById('tiers-note').textContent =
+      'the limits of the database or of HTTP on this machine, measured alike and never ranked. The figures at the ' +
+      'common rate are the runs\' that held it, said where not every run did; † marks one a short probe gave. ' +
+      'Click a column heading to sort by it. How it is all measured: ', docLink('method', 'the method'), '.');
+    document.getElementById('tiers-note').replaceChildren(
       'Per scenario, stacks whose capacity ranges over all runs overlap show no difference, and stacks linked by ' +
       'such overlaps share a tier (T1 holds the highest rates); the order inside a tier means nothing. Capacity: ' +
-      'the highest offered rate held at the p99 objective.';
-    document.getElementById('claims-note').textContent =
-      'Every published claim this benchmark answers (docs/study.md; the claims are data, docs/claims.toml). ' +
+      'the highest offered rate held at the p99 objective (', docLink('method', 'method'), '). The filters ' +
+      'leave out stacks, not tiers: each tier keeps the number the runs gave it.');
+    document.getElementById('claims-note').replaceChildren(
+      'Every published claim this benchmark answers (', docLink('study', 'docs/study.md'), '; the claims are data, ',
+      docLink('claims', 'docs/claims.toml'), '). ' +
       'Measured here: A\'s figure divided by B\'s, the ratio of their medians over the runs, with the lowest and ' +
       'highest ratio any run of the one and any run of the other give; it includes 1 exactly when their ranges ' +
       'overlap. Figures per request are compared at the highest ladder rate both held in every run. A claim that one ' +
       'is higher or lower holds when the whole spread is on its side of 1, does not hold when it is wholly on ' +
       'the other, and shows no difference within spread when it includes 1; a claim of no difference holds when ' +
-      'the spread includes 1 or lies within its stated tolerance (docs/method.md, Claims). The filters do not ' +
-      'apply here.';
+      'the spread includes 1 or lies within its stated tolerance (', docLink('method', 'docs/method.md'),
+      ', Claims). The filters do not apply here.');
     document.getElementById('variants-note').textContent =
       'Each variant is its stack with one knob changed, measured in the scenarios its impl.toml names; its rows ' +
       'are under its stack. a → b is the stack\'s figure, then the variant\'s (medians over runs, each linked to ' +
@@ -768,7 +1019,8 @@
       'the peaks of samples every 0.5 s. The scenario filter applies.';
     document.getElementById('charts-note').textContent =
       'Every stack a line over its ladder steps: a dot where every run held the step, a triangle where some did, ' +
-      'a cross where none did (the step the ladder stopped at). Click a point for its raw file.';
+      'a cross where none did (the step the ladder stopped at). App cores per 1,000 req/s are its CPU ms per ' +
+      'request. Click a point for its raw file.';
   }
 
   function setUp() {
@@ -787,16 +1039,25 @@
     const pair = compareDefaults();
     for (const [id, index] of [['compare-a', 0], ['compare-b', 1]]) {
       const select = document.getElementById(id);
-      for (const stack of [...stacks, ...ceilings]) select.append(el('option', {value: stack.label}, stack.label));
-      select.value = pair[index] || select.options[Math.min(index, select.options.length - 1)].value;
-      select.addEventListener('change', renderCompare);
+      select.dataset.wanted = pair[index] || '';
+      // Only the reader's choice goes into the address: loading the page or changing a filter
+      // leaves it as it was, so that a link to a section still leads there.
+      select.addEventListener('change', () => {
+        select.dataset.wanted = select.value;
+        renderCompare();
+        const [a, b] = ['compare-a', 'compare-b'].map((other) => document.getElementById(other).value);
+        window.history.replaceState(null, '', `#compare=${encodeURIComponent(a)},${encodeURIComponent(b)}`);
+      });
     }
     // On a phone the filters start folded, so that the first screen shows figures.
     if (window.matchMedia('(max-width: 600px)').matches) document.getElementById('filters-box').open = false;
     setUpLoad();
+    setUpScrolling();
     renderClaims();
     buildCharts();
     renderAll();
+    for (const chart of charts.values()) fitYTitle(chart);
+    openLinkedSection();
   }
 
   setUp();
