@@ -14,7 +14,7 @@ import http.client
 import json
 import socket
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any
+from typing import Any, Callable
 from urllib.parse import urlsplit
 
 import pytest
@@ -65,6 +65,19 @@ def _read_answer(reader: _Lent) -> tuple[int, dict | None]:
     return response.status, document if isinstance(document, dict) else None
 
 
+def _connect(base_url: str) -> socket.socket:
+    """A connection of its own for one try."""
+    parts = urlsplit(base_url)
+    return socket.create_connection((parts.hostname, parts.port or 80), timeout=ANSWER_TIMEOUT_S)
+
+
+def _assert_every_try_passes(one_try: Callable[[int], str | None]) -> None:
+    """Runs `one_try(n)` for n in 1..TRIES, IN_PARALLEL at a time; each returns its fault or None."""
+    with ThreadPoolExecutor(IN_PARALLEL) as pool:
+        faults = [fault for fault in pool.map(one_try, range(1, TRIES + 1)) if fault is not None]
+    assert not faults, f"{len(faults)} of {TRIES} tries failed, the first ones: " + "; ".join(faults[:5])
+
+
 def _exchange(sock: socket.socket, target: str, *, close: bool) -> tuple[int, dict | None]:
     """Sends a GET of `target` on `sock` and reads its answer to the end."""
     sock.sendall(_request(target, close=close))
@@ -73,8 +86,7 @@ def _exchange(sock: socket.socket, target: str, *, close: bool) -> tuple[int, di
 
 def closing_after_a_kept_alive_request(base_url: str, category_id: int, item_id: int) -> str | None:
     """One try on a connection of its own; what went wrong, or None."""
-    parts = urlsplit(base_url)
-    with socket.create_connection((parts.hostname, parts.port or 80), timeout=ANSWER_TIMEOUT_S) as sock:
+    with _connect(base_url) as sock:
         step = f"GET /categories/{category_id}"
         try:
             status, category = _exchange(sock, f"/categories/{category_id}", close=False)
@@ -96,10 +108,7 @@ def closing_after_a_kept_alive_request(base_url: str, category_id: int, item_id:
 
 def test_a_closing_request_after_a_kept_alive_one_is_answered(base_url):
     assert TRIES <= seed.CATEGORIES <= seed.ITEMS, "each try reads a category and an item of its own"
-    with ThreadPoolExecutor(IN_PARALLEL) as pool:
-        outcomes = pool.map(lambda n: closing_after_a_kept_alive_request(base_url, n, n), range(1, TRIES + 1))
-        faults = [fault for fault in outcomes if fault is not None]
-    assert not faults, f"{len(faults)} of {TRIES} tries failed, the first ones: " + "; ".join(faults[:5])
+    _assert_every_try_passes(lambda n: closing_after_a_kept_alive_request(base_url, n, n))
 
 
 # Three reads of distinct resources, so that an answer out of order is seen.
@@ -113,8 +122,7 @@ def pipelined_with_a_close(base_url: str, n: int, close_at: int) -> str | None:
     """One try: the three GETs of `_pipelined_targets(n)` in one write on a connection of its own,
     the one at `close_at` with `Connection: close`; what went wrong, or None."""
     targets = _pipelined_targets(n)
-    parts = urlsplit(base_url)
-    with socket.create_connection((parts.hostname, parts.port or 80), timeout=ANSWER_TIMEOUT_S) as sock:
+    with _connect(base_url) as sock:
         sock.sendall(b"".join(_request(path, close=index == close_at) for index, (path, _, _) in enumerate(targets)))
         reader = _Lent(sock)
         step = "the first answer"
@@ -137,7 +145,4 @@ def pipelined_with_a_close(base_url: str, n: int, close_at: int) -> str | None:
 @pytest.mark.parametrize("close_at", [2, 1], ids=["the-last", "the-middle"])
 def test_pipelined_requests_are_answered_in_order_up_to_the_closing_one(base_url, close_at):
     assert TRIES + 1 <= seed.CATEGORIES <= seed.ITEMS, "each try reads two categories and an item"
-    with ThreadPoolExecutor(IN_PARALLEL) as pool:
-        outcomes = pool.map(lambda n: pipelined_with_a_close(base_url, n, close_at), range(1, TRIES + 1))
-        faults = [fault for fault in outcomes if fault is not None]
-    assert not faults, f"{len(faults)} of {TRIES} tries failed, the first ones: " + "; ".join(faults[:5])
+    _assert_every_try_passes(lambda n: pipelined_with_a_close(base_url, n, close_at))
