@@ -15,9 +15,11 @@ from selenium.webdriver.chrome.options import Options
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.support.ui import WebDriverWait
 
-from bench import system
+from bench import paths, system
 
 VIEWPORTS = {"laptop": (1440, 900), "phone": (390, 844)}
+# Kept after the run, to look at what the tests saw.
+SCREENSHOTS = paths.LOGS / "site"
 
 
 @contextmanager
@@ -72,3 +74,11 @@ def site_data(index: Path) -> dict[str, Any]:
     text = (index.parent / "data.js").read_text()
     data: dict[str, Any] = json.loads(text.split("window.BENCH_RESULTS = ", 1)[1].rstrip().removesuffix(";"))
     return data
+
+
+def screenshot(driver: webdriver.Chrome, name: str) -> Path:
+    """The page as the driver shows it now, saved as SCREENSHOTS/`name`."""
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    shot = SCREENSHOTS / name
+    assert driver.save_screenshot(str(shot)), shot
+    return shot

@@ -8,7 +8,7 @@ from pathlib import Path
 from urllib.parse import unquote, urlparse
 
 import pytest
-from browser import VIEWPORTS, chromium, emulate, open_page, severe_entries, site_data
+from browser import VIEWPORTS, chromium, emulate, open_page, screenshot, severe_entries, site_data
 from click.testing import CliRunner
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select, WebDriverWait
@@ -24,7 +24,6 @@ SPREAD = paths.EXPERIMENTS / "2026-11-24-spread" / "raw" / "quick"
 LADDER = paths.EXPERIMENTS / "2026-11-24-ladder" / "raw" / "quick"
 # The published memory ladder: java-jersey and java-spring among its stacks.
 MEM_LADDER = paths.ROOT / "results" / "raw" / "quick-mem-ladder"
-SCREENSHOTS = paths.LOGS / "site"
 
 CHARTS = """
 return Object.values(Chart.instances).filter((chart) => chart.canvas.dataset.scenario).map((chart) => {
@@ -233,9 +232,7 @@ def test_every_figure_links_to_a_raw_file_and_every_document_named_to_the_docume
 def test_a_screenshot_of_the_summary_is_saved(browser, java_site, capsys):
     open_page(browser, java_site)
     browser.execute_script("window.scrollTo(0, 0)")
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    shot = SCREENSHOTS / "summary.png"
-    assert browser.save_screenshot(str(shot))
+    shot = screenshot(browser, "summary.png")
     assert shot.read_bytes().startswith(b"\x89PNG") and shot.stat().st_size > 10_000
     with capsys.disabled():
         print(f"\nresults page: screenshot of the summary in {shot}")
@@ -266,8 +263,7 @@ def test_ceilings_are_shown_apart_and_other_languages_filter(browser, tmp_path):
     toggle(browser, "filter-scenario", "avatar")
     assert "go-gin" not in charts(browser)["avatar"]["stacks"]
     browser.execute_script("window.scrollTo(0, 0)")
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    browser.save_screenshot(str(SCREENSHOTS / "summary-with-ceilings.png"))
+    screenshot(browser, "summary-with-ceilings.png")
     assert severe_entries(browser) == []
 
 
@@ -368,8 +364,7 @@ def test_the_page_fits_the_screen_and_opens_with_the_tiers(browser, java_site, v
     assert all(bottom <= layout["height"] for bottom in shown), (name, bottoms, layout["height"])
     # On a phone the filters start folded, on a laptop open.
     assert browser.find_element(By.ID, "filters-box").get_attribute("open") == ("true" if name == "laptop" else None)
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    assert browser.save_screenshot(str(SCREENSHOTS / f"first-screen-{name}.png"))
+    screenshot(browser, f"first-screen-{name}.png")
     assert severe_entries(browser) == []
 
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import publication
 import pytest
-from browser import VIEWPORTS, chromium, emulate, open_page, severe_entries
+from browser import VIEWPORTS, chromium, emulate, open_page, screenshot, severe_entries
 from expected_load import Expected, cells, expected_at, rates_to_check
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select
@@ -18,7 +18,6 @@ from bench import paths
 from bench.report.site import write_site
 
 PUBLISHED = paths.ROOT / "results" / "raw" / "quick"
-SCREENSHOTS = paths.LOGS / "site"
 DIGITS = {"app_cores": 2, "postgres_cores": 2, "p99": 1, "memory_mib": 0}
 
 LOAD_TABLE = """
@@ -176,8 +175,7 @@ def test_every_answer_figure_and_bar_at_your_load_is_the_raw_files(browser, scre
     assert compared > 300
     set_load(browser, "heavy-body", 300)
     browser.execute_script("document.getElementById('load-section').scrollIntoView()")
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    assert browser.save_screenshot(str(SCREENSHOTS / f"at-your-load-{name}.png"))
+    screenshot(browser, f"at-your-load-{name}.png")
     assert severe_entries(browser) == []
 
 
@@ -281,8 +279,7 @@ def test_a_wide_table_keeps_its_stack_column_and_says_that_it_scrolls(browser, s
         else:
             assert found["cue"] == found["wide"], table
     browser.execute_script("document.getElementById('summary').scrollIntoView()")
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    assert browser.save_screenshot(str(SCREENSHOTS / f"summary-scrolled-{name}.png"))
+    screenshot(browser, f"summary-scrolled-{name}.png")
     assert severe_entries(browser) == []
 
 
