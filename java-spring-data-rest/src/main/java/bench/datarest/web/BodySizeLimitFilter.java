@@ -2,7 +2,6 @@ package bench.datarest.web;
 
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
-import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.Set;
 
@@ -72,16 +71,16 @@ class BodySizeLimitFilter extends OncePerRequestFilter {
 	/** A chunked request whose body has been read into memory, served from there. */
 	private static final class ReadRequest extends HttpServletRequestWrapper {
 
-		private final byte[] body;
+		private final BodyStream body;
 
 		ReadRequest(HttpServletRequest request, byte[] body) {
 			super(request);
-			this.body = body;
+			this.body = new BodyStream(body);
 		}
 
 		@Override
 		public ServletInputStream getInputStream() {
-			return new BodyStream(new ByteArrayInputStream(this.body));
+			return this.body;
 		}
 
 		@Override
@@ -98,30 +97,28 @@ class BodySizeLimitFilter extends OncePerRequestFilter {
 
 	private static final class BodyStream extends ServletInputStream {
 
-		private final InputStream in;
+		private final ByteArrayInputStream in;
 
-		BodyStream(InputStream in) {
-			this.in = in;
+		private final int length;
+
+		BodyStream(byte[] body) {
+			this.in = new ByteArrayInputStream(body);
+			this.length = body.length;
 		}
 
 		@Override
-		public int read() throws IOException {
+		public int read() {
 			return this.in.read();
 		}
 
 		@Override
-		public int read(byte[] buffer, int offset, int length) throws IOException {
+		public int read(byte[] buffer, int offset, int length) {
 			return this.in.read(buffer, offset, length);
 		}
 
 		@Override
 		public boolean isFinished() {
-			try {
-				return this.in.available() == 0;
-			}
-			catch (IOException ex) {
-				return true;
-			}
+			return this.in.available() == 0;
 		}
 
 		@Override
