@@ -55,6 +55,7 @@ SERIAL: dict[str, int | str] = {
     "sun.gc.generation.1.space.0.used": 50 << 20,
     "sun.gc.metaspace.used": 90 << 20,
     "java.threads.live": 17,
+    "sun.ci.totalCompiles": 5_000,
 }
 
 
@@ -167,6 +168,7 @@ def test_a_step_records_peak_threads_sessions_gc_time_and_heap(tmp_path):
     set_long(path, "sun.gc.collector.0.time", 70_000_000)
     set_long(path, "sun.gc.collector.0.invocations", 11)
     set_long(path, "sun.gc.generation.1.space.0.used", 60 << 20)
+    set_long(path, "sun.ci.totalCompiles", 5_042)
     time.sleep(0.12)
     started = sampler.started
     resources = sampler.stop()
@@ -175,7 +177,9 @@ def test_a_step_records_peak_threads_sessions_gc_time_and_heap(tmp_path):
     assert resources.threads_peak == 210
     assert (resources.db_connections_held_peak, resources.db_connections_in_use_peak) == (10, 7)
     jvm = resources.jvm
-    assert jvm is not None and jvm.gc_pauses == 1
+    assert jvm is not None and jvm.gc_pauses == 1 and jvm.compilations == 42
+    # No compiler thread in this fake /proc: no compiler CPU.
+    assert jvm.compiler_cpu_s == 0.0
     assert jvm.heap_used_peak_bytes == (400 + 32) << 20
     # 30 ms of pauses over the step's wall time.
     assert jvm.gc_pause_ms_per_s == pytest.approx(30 / wall, rel=0.1)

@@ -24,6 +24,7 @@ from bench.errors import BenchError
 from bench.judgement.bounds import cpu_set
 from bench.measure.host import cgroups
 from bench.measure.host.hsperf import PerfData, open_jvms
+from bench.measure.host.jit import compiler_cpu_seconds
 from bench.postgres import DB_NAME, DB_USER, Cluster
 from bench.records.steps import JvmFigures, Resources
 
@@ -111,6 +112,7 @@ class ResourceSampler:
         spent = time.thread_time()
         self.jvms: list[PerfData] = open_jvms(self._pids(), proc, tmp)
         self.first = [jvm.read() for jvm in self.jvms]
+        self.compiler_cpu_s = compiler_cpu_seconds(self._pids(), proc) if self.jvms else 0.0
         self.heap += [sum(r.heap_used_bytes for r in self.first)] if self.first else []
         self.cpu_s += time.thread_time() - spent
         self.started = time.monotonic()
@@ -167,9 +169,12 @@ class ResourceSampler:
         for jvm in self.jvms:
             jvm.close()
         self.heap.append(sum(r.heap_used_bytes for r in last))
+        compiler_cpu_s = compiler_cpu_seconds(self._pids(), self.proc) - self.compiler_cpu_s
         paused_s = sum((b.gc_ticks - a.gc_ticks) / a.ticks_per_second for a, b in zip(self.first, last, strict=True))
         return JvmFigures(
             gc_pause_ms_per_s=max(paused_s, 0.0) * 1000 / wall_s if wall_s > 0 else 0.0,
             gc_pauses=max(sum(b.gc_pauses - a.gc_pauses for a, b in zip(self.first, last, strict=True)), 0),
             heap_used_peak_bytes=max(self.heap),
+            compilations=max(sum(b.compiles - a.compiles for a, b in zip(self.first, last, strict=True)), 0),
+            compiler_cpu_s=max(compiler_cpu_s, 0.0),
         )
