@@ -116,6 +116,13 @@ class Resources(Model):
     bench database), the highest sample; null: the database was out of reach."""
     db_connections_in_use_peak: NonNegativeInt | None
     """Of those, the most at once not idle: running a statement, or idle in a transaction."""
+    working_set_peak_bytes: NonNegativeInt | None = None
+    """The app's cgroup memory less its inactive file cache, the highest sample: the figure to
+    compare across runtimes (absent before method v4)."""
+    resident_peak_bytes: NonNegativeInt | None = None
+    """The app's processes' peak resident memory since they started (VmHWM, summed), read at the
+    step's end: what a claim about a process's "real memory" is judged on (absent before method
+    v4)."""
     jvm: JvmFigures | None = None
     """A JVM's GC and heap; absent for other runtimes."""
     sampler_cpu_ms: NonNegativeFloat

@@ -39,6 +39,23 @@ ACTIVITY = (
 )
 
 
+def resident_peak_bytes(pids: list[int], proc: Path = Path("/proc")) -> int | None:
+    """The processes' peak resident memory (VmHWM: the kernel's high-water mark of each one's
+    resident set since it started), summed; None when none was read."""
+    total, seen = 0, False
+    for pid in pids:
+        try:
+            status = (proc / str(pid) / "status").read_text()
+        except OSError:
+            continue
+        for line in status.splitlines():
+            if line.startswith("VmHWM:"):
+                total += int(line.split()[1]) * 1024
+                seen = True
+                break
+    return total if seen else None
+
+
 def thread_count(pids: list[int], proc: Path = Path("/proc")) -> int | None:
     """The threads of the processes `pids`, from each one's status file; None when none was read
     (no process, or all ended)."""
@@ -107,6 +124,7 @@ class ResourceSampler:
         self.held: list[int] = []
         self.in_use: list[int] = []
         self.heap: list[int] = []
+        self.working_set: list[int] = []
         self.samples = 0
         self.cpu_s = 0.0
         spent = time.thread_time()
@@ -138,6 +156,9 @@ class ResourceSampler:
         threads = thread_count(self._pids(), self.proc) if self.group is not None else None
         if threads is not None:
             self.threads.append(threads)
+        if self.group is not None:
+            with contextlib.suppress(OSError, ValueError):
+                self.working_set.append(self.group.working_set_bytes())
         sessions = self.sessions.count() if self.sessions is not None else None
         if sessions is not None:
             self.held.append(sessions[0])
@@ -152,8 +173,11 @@ class ResourceSampler:
         wall = time.monotonic() - self.started
         spent = time.thread_time()
         jvm = self._jvm_figures(wall)
+        resident = resident_peak_bytes(self._pids(), self.proc) if self.group is not None else None
         self.cpu_s += time.thread_time() - spent
         return Resources(
+            working_set_peak_bytes=max(self.working_set, default=None),
+            resident_peak_bytes=resident,
             samples=self.samples,
             threads_peak=max(self.threads, default=None),
             db_connections_held_peak=max(self.held, default=None),
