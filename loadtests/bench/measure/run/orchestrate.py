@@ -20,7 +20,7 @@ from bench.measure.plan.plan import MEM_LADDER_MIB, Plan
 from bench.measure.run.ceiling_run import run_ceiling
 from bench.measure.run.stack_run import run_stack, stack_info
 from bench.postgres import Cluster
-from bench.records import SCHEMA_VERSION, Cap, Caps, RawResult, RunHeader
+from bench.records import METHOD, SCHEMA_VERSION, Cap, Caps, RawResult, RunHeader
 from bench.scenarios import Scenario
 
 
@@ -151,6 +151,7 @@ def _job(ctx: Context, stack: Stack | None, scenario: Scenario, run_number: int)
 def _header(plan: Plan, cluster: Cluster, roles: Roles, caps: Caps, tool_paths: dict[str, Path]) -> RunHeader:
     header = RunHeader(
         schema_version=SCHEMA_VERSION,
+        method=METHOD,
         profile=plan.profile,
         machine=environment.machine(),
         versions=environment.tool_versions(cluster.bindir, tool_paths),
