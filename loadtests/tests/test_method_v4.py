@@ -26,7 +26,8 @@ def problems(record: RawResult) -> list[str]:
     if record.served_before:
         found.append(f"served after {record.served_before} on the same process")
     steady = record.steady_state
-    shares = [("window", s) for s in (steady.windows_app_cpu_share or []) if steady is not None]
+    windows = (steady.windows_app_cpu_share or []) if steady is not None else []
+    shares = [("window", share) for share in windows]
     steps = record.ladder.steps if record.ladder is not None else []
     shares += [(f"step at {s.offered_rps:g}", s.cpu.app_cpu_share) for s in steps if s.cpu is not None]
     shares += [(f"stage of {s.vus}", s.cpu.app_cpu_share) for s in record.stages if s.cpu is not None]
