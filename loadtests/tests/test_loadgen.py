@@ -175,7 +175,7 @@ def test_the_estimate_follows_earlier_runs():
         for s in scenarios.SCENARIOS.values()
     }
     slower = plan.estimate_seconds()
-    # The cap (60 s and a window) against the model's twelve 3.4 s windows, in each of six scenarios.
+    # The cap and a window against the model's twelve 3.4 s windows, in each of six scenarios.
     assert slower > first + 6 * 20
     # A stack that settled at once and held only the first step.
     plan.observed = {
