@@ -18,12 +18,13 @@ import { parseId } from './validation.js'
 const MAX_BODY_BYTES = 1024 * 1024
 const readText = express.text({ type: () => true, limit: MAX_BODY_BYTES })
 
-// The body bytes that all requests together may be reading and parsing at once: 32 bodies of
-// 1 MiB, or thousands of ordinary ones. A body being parsed is held about three times over (the
+// The body bytes that all requests together may be reading and parsing at once: 8 bodies of
+// 1 MiB, or some 1,600 ordinary ones. A body being parsed is held about three times over (the
 // chunks read, the text decoded from them, the strings parsed out of it), so bodies keep at most
-// about 100 MiB alive however many arrive at once (README.md, "Limits"). The chunks are Buffers,
-// outside the heap that --max-old-space-size bounds.
-export const bodyBudget = { available: 32 * 1024 * 1024 }
+// about 25 MiB alive however many arrive at once; the one event loop parses them in turn, so a
+// larger budget only keeps the rest of a burst waiting for their 503 (README.md, "Limits"). The
+// chunks are Buffers, outside the heap that --max-old-space-size bounds.
+export const bodyBudget = { available: 8 * 1024 * 1024 }
 
 // What a body takes of the budget until its request is answered: its declared length, or the
 // whole 1 MiB when it comes chunked or declares more (it is read up to there, then a 413).
