@@ -39,9 +39,9 @@ ACTIVITY = (
 )
 
 
-def resident_peak_bytes(pids: list[int], proc: Path = Path("/proc")) -> int | None:
-    """The processes' peak resident memory (VmHWM: the kernel's high-water mark of each one's
-    resident set since it started), summed; None when none was read."""
+def _status_sum(pids: list[int], field: str, proc: Path) -> int | None:
+    """The first number of the `field:` line of each process's status file, summed; None when
+    none was read (no process, or all ended)."""
     total, seen = 0, False
     for pid in pids:
         try:
@@ -49,28 +49,24 @@ def resident_peak_bytes(pids: list[int], proc: Path = Path("/proc")) -> int | No
         except OSError:
             continue
         for line in status.splitlines():
-            if line.startswith("VmHWM:"):
-                total += int(line.split()[1]) * 1024
+            if line.startswith(f"{field}:"):
+                total += int(line.split()[1])
                 seen = True
                 break
     return total if seen else None
+
+
+def resident_peak_bytes(pids: list[int], proc: Path = Path("/proc")) -> int | None:
+    """The processes' peak resident memory (VmHWM: the kernel's high-water mark of each one's
+    resident set since it started, in kB), summed; None when none was read."""
+    kib = _status_sum(pids, "VmHWM", proc)
+    return kib * 1024 if kib is not None else None
 
 
 def thread_count(pids: list[int], proc: Path = Path("/proc")) -> int | None:
     """The threads of the processes `pids`, from each one's status file; None when none was read
     (no process, or all ended)."""
-    total, seen = 0, False
-    for pid in pids:
-        try:
-            status = (proc / str(pid) / "status").read_text()
-        except OSError:
-            continue
-        for line in status.splitlines():
-            if line.startswith("Threads:"):
-                total += int(line.split()[1])
-                seen = True
-                break
-    return total if seen else None
+    return _status_sum(pids, "Threads", proc)
 
 
 class Sessions:
