@@ -133,8 +133,13 @@ def test_the_quick_suite_of_nine_stacks_is_estimated_before_any_run():
     # them not held, and their bisection, then four full-length steps of at least 2,000 requests),
     # the ceilings included: the nine stacks and the ceilings took 115 minutes of the first
     # repeat at 35f04db, twice the hour issue 31 aims at (docs/method.md, Time). What a run
-    # really takes follows it (test_the_estimate_follows_earlier_runs).
-    assert 105 * 60 < _quick(9).estimate_seconds() <= 130 * 60
+    # really takes follows it (test_the_estimate_follows_earlier_runs). The first minute came after
+    # that repeat: 20 windows of 3 s and 3 more after the warm-up, each an oha run, in join-filter
+    # and the avatar (docs/method.md, The first minute), about 23 minutes for nine stacks.
+    timing = profiles.OPEN_TIMING["quick"]
+    windows = timing.first_minute_s // timing.window_s + 3
+    first_minutes = 9 * 2 * windows * (timing.window_s + estimate.OHA_RUN_S)
+    assert 105 * 60 + first_minutes < _quick(9).estimate_seconds() <= 130 * 60 + first_minutes
 
 
 def test_the_estimate_counts_each_steps_least_requests_the_probes_and_the_bisection():

@@ -12,6 +12,7 @@ from browser import VIEWPORTS, chromium, emulate, open_page, screenshot, severe_
 from click.testing import CliRunner
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select, WebDriverWait
+from test_first_minute import three_runs_and_a_variant
 
 from bench import cli, paths
 from bench.report.site import DOCS, write_site
@@ -418,3 +419,64 @@ def test_a_linked_comparison_opens_on_its_pair(browser, java_site):
     WebDriverWait(browser, 20).until(lambda d: d.execute_script("return document.readyState") == "complete")
     assert Select(browser.find_element(By.ID, "compare-a")).first_selected_option.text == "java-spring"
     assert Select(browser.find_element(By.ID, "compare-b")).first_selected_option.text == "java-jersey"
+
+
+FIRST_MINUTE_CHARTS = """
+return Object.values(Chart.instances)
+  .filter((chart) => chart.canvas.closest('#first-minute-charts'))
+  .map((chart) => {
+    const canvas = chart.canvas;
+    const pixels = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height).data;
+    let painted = 0;
+    for (let i = 3; i < pixels.length; i += 4) if (pixels[i] !== 0) painted += 1;
+    return {
+      label: canvas.getAttribute('aria-label'),
+      shown: canvas.offsetParent !== null,
+      painted: painted / (canvas.width * canvas.height),
+      lines: chart.data.datasets.filter((d) => !d.band).map((d) => d.label),
+      bands: chart.data.datasets.filter((d) => d.band).length,
+      first: chart.data.datasets.filter((d) => !d.band).map((d) => d.data[0]),
+    };
+  });
+"""
+
+
+@pytest.fixture(scope="module")
+def first_minute_site(tmp_path_factory):
+    source = tmp_path_factory.mktemp("first-minute-raw")
+    files = []
+    for r in three_runs_and_a_variant():
+        path = source / f"{r['stack']['name']}--{r['scenario']}--run{r['run']}.json"
+        path.write_text(json.dumps(r))
+        files.append(path)
+    return build(tmp_path_factory.mktemp("first-minute"), files)
+
+
+def test_the_first_minute_is_drawn_a_line_per_stack_and_variant_with_its_range(browser, first_minute_site):
+    open_page(browser, first_minute_site)
+    drawn = browser.execute_script(FIRST_MINUTE_CHARTS)
+    assert [c["label"] for c in drawn] == [
+        "join-filter: p99, ms (log scale) over the first minute",
+        "join-filter: app CPU ms per request (log scale) over the first minute",
+    ]
+    for chart in drawn:
+        assert chart["shown"] and chart["painted"] > 0.02, chart["label"]
+        assert chart["lines"] == ["go-gin", "java-spring", "java-spring@aot-cache"]
+        # Each line's range over its runs: two datasets, the second filled to the first.
+        assert chart["bands"] == 6
+    p99, cpu = drawn
+    # java-spring's first window: the median of its three runs, with their range (tests/test_first_minute.py).
+    assert p99["first"][1] == {"x": 3, "y": 900, "low": 900, "high": 900, "runs": 3}
+    assert cpu["first"][1] == pytest.approx({"x": 3, "y": 9.0, "low": 4.5, "high": 13.5, "runs": 3})
+    note = browser.find_element(By.ID, "first-minute-note").text
+    assert note.startswith("A new process of each stack, from its first request")
+    # Hiding java-spring hides its variant with it.
+    toggle(browser, "filter-stack", "java-spring")
+    assert [c["lines"] for c in browser.execute_script(FIRST_MINUTE_CHARTS)] == [["go-gin"], ["go-gin"]]
+    assert severe_entries(browser) == []
+
+
+def test_a_page_without_a_first_minute_says_what_it_waits_for(browser, java_site):
+    open_page(browser, java_site)
+    assert browser.execute_script(FIRST_MINUTE_CHARTS) == []
+    assert browser.find_element(By.ID, "first-minute-note").text.startswith("Not measured yet: no raw file here")

@@ -29,7 +29,7 @@ from pydantic import (
 )
 
 from bench.records.model import Model
-from bench.records.steps import Ladder, Stage, SteadyState
+from bench.records.steps import FirstMinute, Ladder, Stage, SteadyState
 from bench.scenarios import SCENARIOS
 
 SCHEMA_VERSION = 1
@@ -224,6 +224,9 @@ class RawResult(RunHeader):
     """Null while the process goes on to the next scenario."""
     stages: list[Stage]
     """The original study's closed-model stages (the replication)."""
+    first_minute: FirstMinute | None = None
+    """The first minute of the fresh process, before its steady-state warm-up (join-filter and the
+    avatar, since method v4's first-minute runs)."""
     steady_state: SteadyState | None = None
     ladder: Ladder | None = None
     fault: Fault | None = None

@@ -271,3 +271,56 @@ class SteadyState(Model):
     """Time to steady state (or to the cap)."""
     reached: bool
     """False: the cap was hit before the CPU per request settled."""
+
+
+class FirstMinuteWindow(Model):
+    """One window of the first minute, at its rate: what the load generator and the app's cgroup read
+    over it."""
+
+    requests: NonNegativeInt
+    """Requests answered in the window (any status)."""
+    error_count: NonNegativeInt
+    p99_ms: float | None
+    """From each request's scheduled start (oha --latency-correction)."""
+    app_cpu_s: NonNegativeFloat | None
+    """The app's CPU seconds over the window (its cgroup); null without cgroups."""
+    app_cpu_share: NonNegativeFloat | None
+    """Of the app's CPU set, over the wall time of the window."""
+    compilations: NonNegativeInt | None = None
+    """A JVM's compilations finished in the window (sun.ci.totalCompiles); absent for other runtimes."""
+    compiler_cpu_share: NonNegativeFloat | None = None
+    """A JVM's compiler threads' CPU over its whole CPU in the window; absent as above."""
+
+
+class FirstMinuteBin(Model):
+    """FIRST_MINUTE_BIN_S seconds of the first minute's load, by each request's scheduled start."""
+
+    requests: NonNegativeInt
+    """Requests that got an answer (oha logs those; transport errors are counted by window)."""
+    p99_ms: float | None
+    """Nearest rank over those requests; null when there were none."""
+
+
+class FirstMinute(Model):
+    """The first minute of a fresh process (docs/method.md, The first minute): windows at a rate
+    common to every stack (the scenario's first_minute_rate), from the first request on, before
+    the steady-state warm-up. Absent in scenarios without one and in records before it."""
+
+    rate_rps: PositiveFloat
+    window_s: PositiveFloat
+    """Each window's seconds of load (the profile's steady-state window)."""
+    started_after_s: NonNegativeFloat
+    """From the launch of the process to the first window's start: its start-up, the second before
+    its idle memory is read, and the runner's preparations."""
+    seconds: NonNegativeFloat
+    """The wall time of the windows, with the time between two of them (each a new oha run, and
+    the app's cgroup read at its ends: about 0.5 s on the machine of the first such run), when
+    no request is sent."""
+    windows: list[FirstMinuteWindow]
+    """In order; window i covers seconds i × window_s to (i + 1) × window_s of load."""
+    bin_s: PositiveFloat
+    bins: list[FirstMinuteBin]
+    """Bin i covers seconds i × bin_s to (i + 1) × bin_s of load."""
+    steady_windows: list[FirstMinuteWindow] = Field(default_factory=list)
+    """Three windows at the same rate after the steady-state warm-up, before the ladder: what the
+    same requests cost the process once warm (empty: the process was gone)."""

@@ -12,6 +12,7 @@ from bench.records import RawResult
 from bench.report.charts import draw_capacity_chart, draw_charts, draw_latency_charts, draw_soak_chart
 from bench.report.claims import claims_section, load_claims
 from bench.report.figures import Cell, group_cells
+from bench.report.first_minute import first_minute_section
 from bench.report.quotes import Quotes, fill
 from bench.report.sections import fault_section, ladder_section, soak_section
 from bench.report.study import study_section
@@ -104,6 +105,8 @@ def render(
         section = scenario_section(scenario, cells, ceiling)
         lines += _dated(section, [r for c in [*cells, *([ceiling] if ceiling else [])] for r in c.records])
     lines += _dated(memory_section(cells_by_scenario), stack_records)
+    first_minute_records = [r for r in records if r.first_minute is not None]
+    lines += _dated(_linked(first_minute_section(every_row), out_md.parent), first_minute_records)
     lines += not_measured_section(records)
     for name, section_of in sections.items():
         if name in others:

@@ -25,6 +25,7 @@ from bench.records import RawResult
 from bench.records.steps import LadderStep
 from bench.report.at_rate import reading_at
 from bench.report.figures import MIB, Cell, Figure, figure, group_cells, median
+from bench.report.first_minute import ChartData, first_minute_data
 from bench.report.ladder import (
     common_rate,
     has_ladder,
@@ -145,6 +146,8 @@ class SiteData(TypedDict):
     """Each variant in each of its scenarios against its stack (bench.report.variants)."""
     claims: list[ClaimData]
     """Every claim of docs/claims.toml with its verdict (bench.report.claims)."""
+    first_minute: list[ChartData]
+    """The first minute of a fresh process per scenario measured in it (bench.report.first_minute)."""
     docs: dict[str, str]
     """The documents the page names (method, study, claims), linked like the raw files."""
 
@@ -250,6 +253,7 @@ def site_data(
         "stacks": stacks,
         "variants": variants_data(every_row, href),
         "claims": claims_data(every_row, href),
+        "first_minute": first_minute_data(every_row),
         "docs": {name: _link(paths.ROOT / "docs" / file, site_dir) for name, file in DOCS.items()},
     }
 

@@ -3,8 +3,10 @@ pure, for the tests."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import math
+import sqlite3
 from pathlib import Path
 from typing import Any
 
@@ -34,18 +36,22 @@ def oha_command(
     rate: float | None = None,
     duration_s: float | None = None,
     url_file: Path | None = None,
+    requests_db: Path | None = None,
 ) -> str:
     """A run of `requests` requests, or of `duration_s` seconds (requests still in flight at the
     end are waited for, not counted as errors); at a fixed `rate` with latency measured from each
     request's scheduled start (--latency-correction: no coordinated omission). With `url_file`,
-    each request goes to a URL drawn from that file's lines instead of to `url`."""
+    each request goes to a URL drawn from that file's lines instead of to `url`. With
+    `requests_db`, oha also writes every request that got an answer to that SQLite file
+    (`read_request_log`)."""
     if (requests is None) == (duration_s is None):
         raise ValueError("an oha run is either a number of requests or a duration")
     amount = f"-n {requests}" if requests is not None else f"-z {duration_s:g}s -w"
     rate_flags = f"-q {rate:g} --latency-correction " if rate else ""
     target = f"--urls-from-file '{url_file}'" if url_file is not None else f"'{url}'"
+    log_flag = f"--db-url '{requests_db}' " if requests_db is not None else ""
     return (
-        f"exec '{oha}' {amount} -c {connections} {rate_flags}--no-tui --redirect 0 "
+        f"exec '{oha}' {amount} -c {connections} {rate_flags}{log_flag}--no-tui --redirect 0 "
         f"--output-format json {target} > '{output}'"
     )
 
@@ -82,6 +88,15 @@ def parse_oha(path: Path, *, expected_status: int, connections: int) -> LoadFigu
         bytes_received=summary.get("totalData"),
         active_s=duration,
     )
+
+
+def read_request_log(path: Path) -> list[tuple[float, float]]:
+    """oha's per-request log (`--db-url`): each answered request's scheduled start, in seconds from
+    oha's own start, and its latency from that start (--latency-correction's), in order of start.
+    oha logs requests that got an answer of any status, not transport errors."""
+    with contextlib.closing(sqlite3.connect(f"file:{path}?mode=ro", uri=True)) as db:
+        rows = db.execute("SELECT COALESCE(start_latency_correction, start), end FROM oha ORDER BY 1").fetchall()
+    return [(float(start), float(end) - float(start)) for start, end in rows]
 
 
 def _ms(seconds: float | None) -> float | None:

@@ -6,6 +6,7 @@ that oha alone sends (the outbound scenario)."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Protocol
 
 from bench.errors import BenchError
 from bench.measure.load import oha
@@ -36,9 +37,10 @@ def oha_run(
     rate: float | None = None,
     url_file: Path | None = None,
     expected_status: int = 302,
+    requests_db: Path | None = None,
 ) -> LoadFigures:
     """One oha run of `seconds` against `url` (or the URLs of `url_file`) on the load generator's
-    CPUs, at `rate` if given."""
+    CPUs, at `rate` if given; with `requests_db`, each answered request logged there too."""
     output: Path = logs() / f"{name}.json"
     log = logs() / f"{name}.log"
     command = ctx.roles.wrap(
@@ -51,6 +53,7 @@ def oha_run(
             rate=rate,
             duration_s=seconds,
             url_file=url_file,
+            requests_db=requests_db,
         ),
     )
     code = run_load(command, log, ctx.display.show_rate, seconds + OHA_GRACE_S)
@@ -97,6 +100,36 @@ def read_mix_step(
         )
 
     return run_step
+
+
+class LoggedWindow(Protocol):
+    """A fixed-rate oha run of the scenario that also logs each answered request to `requests_db`."""
+
+    def __call__(self, rate: float, seconds: int, tag: str, requests_db: Path) -> LoadFigures: ...
+
+
+def logged_window(
+    ctx: Context, scenario: Scenario, *, base_url: str, dialect: Dialect, name: str, label: str
+) -> LoggedWindow:
+    """The windows of the first minute (bench.measure.phases.first_minute): oha as in the ladder's
+    steps (the avatar's one URL, or a read scenario's URL list), each request logged."""
+    url_file = write_url_list(logs() / f"{name}-urls.txt", scenario, base_url, dialect) if scenario.read_mix else None
+
+    def run_window(rate: float, seconds: int, tag: str, requests_db: Path) -> LoadFigures:
+        return oha_run(
+            ctx,
+            url=base_url if url_file is not None else base_url + "/avatar",
+            connections=rate_connections(rate, scenario.objective_ms),
+            seconds=seconds,
+            name=f"{name}-{tag}",
+            label=label,
+            rate=rate,
+            url_file=url_file,
+            expected_status=200 if url_file is not None else 302,
+            requests_db=requests_db,
+        )
+
+    return run_window
 
 
 def avatar_stages(

@@ -47,6 +47,8 @@ class Window(NamedTuple):
     """A JVM's compilations finished in the window; None for other runtimes."""
     compiler_share: float | None = None
     """A JVM's compiler threads' CPU over the whole process's in the window."""
+    cpu_s: float | None = None
+    """The app's CPU seconds over the window."""
 
 
 ReadWindow = Callable[[], Window]
@@ -187,8 +189,8 @@ class AppCpu:
             compiler_s = compiled.compiler_cpu_s - before.compiler_cpu_s
             compiler_share = compiler_s / cpu_s if cpu_s > 0 else 0.0
         if not requests or wall_s <= 0:
-            return Window(None, None, compilations, compiler_share)
-        return Window(cpu_s * 1000 / requests, cpu_s / wall_s / self.cpus, compilations, compiler_share)
+            return Window(None, None, compilations, compiler_share, cpu_s)
+        return Window(cpu_s * 1000 / requests, cpu_s / wall_s / self.cpus, compilations, compiler_share, cpu_s)
 
     def close(self) -> None:
         if self.jit is not None:

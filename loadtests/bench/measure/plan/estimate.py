@@ -7,6 +7,7 @@ down from it."""
 from __future__ import annotations
 
 import itertools
+import math
 from dataclasses import dataclass
 
 from bench.judgement.ladder import bisection_rates
@@ -78,8 +79,20 @@ def estimate_seconds(
     if steady is None:
         steady = DEFAULT_STEADY_WINDOWS * window + (per_step if scenario.ladder_tool == "k6" else 0)
     replication = len(replication_stages(scenario, profile)) * (open_timing.replication_stage_s + per_run)
+    # The first minute (bench.measure.phases.first_minute) and its windows at the same rate after the
+    # warm-up: oha runs, one each.
+    first_minute = (
+        (math.ceil(open_timing.first_minute_s / open_timing.window_s) + STEADY_WINDOWS)
+        * (open_timing.window_s + OHA_RUN_S)
+        if scenario.first_minute_rate
+        else 0.0
+    )
     return (
-        JOB_S + min(steady, open_timing.cap_s + window) + _ladder_s(scenario, profile, observed, per_step) + replication
+        JOB_S
+        + first_minute
+        + min(steady, open_timing.cap_s + window)
+        + _ladder_s(scenario, profile, observed, per_step)
+        + replication
     )
 
 

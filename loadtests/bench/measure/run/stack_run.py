@@ -15,15 +15,22 @@ from bench.manifest import Stack
 from bench.measure.load.figures import LoadFigures
 from bench.measure.phases import writes
 from bench.measure.phases.context import Context, upstream_for
+from bench.measure.phases.first_minute import run_first_minute, run_steady_windows
 from bench.measure.phases.k6_runs import K6Stages
 from bench.measure.phases.ladder import RunStep, run_ladder
-from bench.measure.phases.oha_runs import avatar_stages, fixed_rate_step, read_mix_stages, read_mix_step
+from bench.measure.phases.oha_runs import (
+    avatar_stages,
+    fixed_rate_step,
+    logged_window,
+    read_mix_stages,
+    read_mix_step,
+)
 from bench.measure.phases.probes import StageMeter, Statements, sql_per_endpoint
 from bench.measure.phases.steady import cpu_window_runs, cpu_windows_live, reach_steady_state
 from bench.measure.run.faults import DatabaseRestart
 from bench.profiles import OPEN_TIMING, TIMING, replication_stages
 from bench.records import Dialect, Fault, LostWrites, RawResult, StackInfo
-from bench.records.steps import Ladder, Stage, SteadyState
+from bench.records.steps import FirstMinute, Ladder, Stage, SteadyState
 from bench.scenarios import Scenario
 
 # The stack's memory once it is healthy and idle.
@@ -53,6 +60,7 @@ class Outcome:
     lost_writes: LostWrites | None = None
     sql_per_request_by_endpoint: dict[str, float] = field(default_factory=dict)
     failed: str | None = None
+    first_minute: FirstMinute | None = None
     steady_state: SteadyState | None = None
     ladder: Ladder | None = None
 
@@ -63,6 +71,8 @@ class Outcome:
             "lost_writes": self.lost_writes,
             "sql_per_request_by_endpoint": self.sql_per_request_by_endpoint,
         }
+        if self.first_minute is not None:
+            values["first_minute"] = self.first_minute
         if self.steady_state is not None:
             values["steady_state"] = self.steady_state
         if self.ladder is not None:
@@ -86,10 +96,13 @@ class Process:
         self.ctx, self.stack, self.scenario, self.run_number = ctx, stack, scenario, run_number
         self.running: stacks.Running | None = None
         self.idle_memory: int | None = None
+        self.launched_at = 0.0
+        """time.monotonic() when the process was launched: the first minute counts from it."""
 
     def start(self, label: str) -> stacks.Running:
         self.ctx.display.update(f"{label}: starting")
         self.ctx.roles.fresh_app()
+        self.launched_at = time.monotonic()
         self.running = stacks.start(
             self.stack,
             port=ports.free_port(),
@@ -122,7 +135,9 @@ def run_stack(ctx: Context, stack: Stack, scenario: Scenario, run_number: int) -
     try:
         running = process.start(label)
         with upstream_for(ctx, scenario, f"{stack.name}-{scenario.name}"):
-            outcome = _load_and_check(ctx, stack, scenario, label, running, statements, rows_before)
+            outcome = _load_and_check(
+                ctx, stack, scenario, label, running, statements, rows_before, launched_at=process.launched_at
+            )
     finally:
         statements.close()
         exit_code = process.stop()
@@ -166,19 +181,28 @@ def _load_and_check(
     running: stacks.Running,
     statements: Statements,
     rows_before: writes.Baseline,
+    *,
+    launched_at: float,
 ) -> Outcome:
-    """With the open model: steady state, then the fixed-rate ladder. Then the closed-model
-    stages, then (if the stack is still up) the lost-write check and the SQL count per endpoint;
-    a stack that crashed keeps the stages it served."""
+    """With the open model: the first minute where the scenario has one, steady state, then the
+    fixed-rate ladder. Then the closed-model stages, then (if the stack is still up) the lost-write
+    check and the SQL count per endpoint; a stack that crashed keeps the stages it served."""
     name = f"{stack.name}-{scenario.name}"
     k6 = None
     if scenario.tool == "k6":
         k6 = K6Stages(ctx, scenario, name=name, label=label, base_url=running.base_url, dialect=stack.dialect)
     run_step = ladder_step(ctx, scenario, k6, base_url=running.base_url, dialect=stack.dialect, name=name, label=label)
 
-    steady_state = ladder = None
+    steady_state = ladder = first_minute = None
     warm = ctx.plan.open_model
-    if warm:
+    logged = None
+    if warm and scenario.first_minute_rate:
+        # Before anything else reaches the process: its first requests are the first minute's.
+        logged = logged_window(ctx, scenario, base_url=running.base_url, dialect=stack.dialect, name=name, label=label)
+        first_minute = run_first_minute(
+            ctx, scenario, logged, launched_at=launched_at, label=label, alive=running.alive
+        )
+    if warm and running.alive():
         # Only the open model has a warm-up's timing (OPEN_TIMING): not the soak's profile.
         # k6's windows are read from one live run; oha's are a run each (it starts in milliseconds).
         if k6 is not None and scenario.ladder_tool == "k6":
@@ -186,6 +210,8 @@ def _load_and_check(
         else:
             windows = cpu_window_runs(ctx, run_step)
         steady_state = reach_steady_state(ctx, scenario, windows, label=label, alive=running.alive)
+        if first_minute is not None and logged is not None:
+            run_steady_windows(ctx, first_minute, logged, label=label, alive=running.alive)
         if running.alive():
             ladder = run_ladder(ctx, scenario, run_step, label=label, statements=statements, alive=running.alive)
     if not running.alive():
@@ -209,7 +235,7 @@ def _load_and_check(
             ctx, scenario, url=running.base_url + "/avatar", name=name, label=label, statements=statements, warm=warm
         )
         outcome = Outcome(stages)
-    outcome.steady_state, outcome.ladder = steady_state, ladder
+    outcome.first_minute, outcome.steady_state, outcome.ladder = first_minute, steady_state, ladder
     if not running.alive():
         # Crashed or OOM-killed under load: the stages it served are kept, the run is failed.
         last = (procs.tail(running.log, 1) or "no output").strip()

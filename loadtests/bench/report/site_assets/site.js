@@ -58,6 +58,7 @@
     sort: null, // {key, descending}; null: the mean tier (results.md's order), else the first scenario
   };
   const charts = new Map(); // scenario name -> Chart
+  const firstMinuteCharts = []; // the first minute's, drawn again when the filters change
 
   function el(tag, attributes, ...children) {
     const node = document.createElement(tag);
@@ -391,7 +392,7 @@
     const key = METRICS[state.metric].step;
     document.getElementById('charts-title').textContent =
       key === 'p99' ? 'Latency against offered load' : `${METRICS[state.metric].label}: per offered load`;
-    for (const card of document.querySelectorAll('.chart-card')) {
+    for (const card of document.querySelectorAll('#charts .chart-card')) {
       const scenario = DATA.scenarios.find((s) => s.name === card.dataset.scenario);
       card.hidden = !state.scenarios.has(scenario.name);
       card.querySelector('.files').replaceWith(rawFiles(scenario));
@@ -474,6 +475,108 @@
     document.getElementById('compare-note').textContent =
       'The last column says which way, as the ratio of A\'s figure to B\'s, or "no difference" where their ' +
       'ranges over all runs overlap. A pair you choose is kept in the address, so a comparison can be linked.';
+  }
+
+  // -- The first minute of a fresh process: p99 and CPU per request, window by window ----------
+
+  // A line per stack or variant (a variant dashed, in its stack's colour), and its range over the
+  // runs as a band under it: two datasets without a legend entry, the second filled to the first.
+  function firstMinuteDatasets(scenario, key) {
+    const datasets = [];
+    for (const line of scenario.lines) {
+      // A variant goes with its stack: hidden when the filters hide that stack.
+      const stackLabel = line.variant ? line.label.split('@')[0] : line.label;
+      if (DATA.stacks.some((s) => s.label === stackLabel) && !state.stacks.has(stackLabel)) continue;
+      const colour = colourOf.get(line.label) || colourOf.get(line.label.split('@')[0]) || COLOURS[0];
+      const points = line.points.filter((p) => p[key] !== null);
+      const band = {
+        band: true, showLine: false, pointRadius: 0, borderWidth: 0, fill: false, label: `${line.label} range`,
+      };
+      datasets.push({...band, data: points.map((p) => ({x: p.t, y: p[key][2]}))});
+      datasets.push({
+        ...band, fill: '-1', backgroundColor: `${colour}26`, showLine: true,
+        data: points.map((p) => ({x: p.t, y: p[key][1]})),
+      });
+      datasets.push({
+        label: line.label,
+        data: points.map((p) => ({x: p.t, y: p[key][0], low: p[key][1], high: p[key][2], runs: line.runs})),
+        borderColor: colour,
+        backgroundColor: colour,
+        borderDash: line.variant ? [6, 4] : [],
+        pointRadius: 2,
+        borderWidth: 2,
+      });
+    }
+    return datasets;
+  }
+
+  function firstMinuteChart(scenario, key, axis, digits) {
+    const canvas = el('canvas', {role: 'img', 'aria-label': `${scenario.scenario}: ${axis} over the first minute`});
+    const box = el('div', {class: 'chart-box'}, canvas);
+    const chart = () => new Chart(canvas, {
+      type: 'line',
+      data: {datasets: firstMinuteDatasets(scenario, key)},
+      options: {
+        animation: false,
+        responsive: true,
+        maintainAspectRatio: false,
+        interaction: {mode: 'nearest', intersect: true},
+        scales: {
+          x: {type: 'linear', min: 0, title: {display: true, text: 'seconds of load from the first request'}},
+          y: {type: 'logarithmic', title: {display: true, text: axis}, ticks: {callback: logTick}},
+        },
+        plugins: {
+          legend: {
+            position: 'bottom',
+            labels: {boxWidth: 14, filter: (item, data) => !data.datasets[item.datasetIndex].band},
+          },
+          tooltip: {
+            filter: (item) => !item.dataset.band,
+            callbacks: {
+              label: (context) => {
+                const p = context.raw;
+                const range = p.low === p.high ? '' : ` (${fmt(p.low, digits)}–${fmt(p.high, digits)})`;
+                return `${context.dataset.label}: ${fmt(p.y, digits)}${range} at ${fmt(p.x, 0)} s, ${p.runs} runs`;
+              },
+            },
+          },
+        },
+      },
+    });
+    return [box, chart];
+  }
+
+  function renderFirstMinute() {
+    const container = document.getElementById('first-minute-charts');
+    const note = document.getElementById('first-minute-note');
+    container.replaceChildren();
+    for (const chart of firstMinuteCharts) chart.destroy();
+    firstMinuteCharts.length = 0;
+    if (!DATA.first_minute.length) {
+      note.textContent = 'Not measured yet: no raw file here has a first minute. These were measured before the ' +
+        'runner measured one (in join-filter and the avatar); the next publication\'s runs carry it.';
+      return;
+    }
+    note.textContent = 'A new process of each stack, from its first request, at a rate every stack serves: the p99 ' +
+      'and the app\'s CPU per request of each window, the median over runs with their range as a band. ' +
+      'A variant is dashed, in its stack\'s colour. results.md gives start-up, the time to steady state and ' +
+      'the CPU of the whole minute.';
+    for (const scenario of DATA.first_minute) {
+      if (!state.scenarios.has(scenario.scenario)) continue;
+      const card = el('figure', {class: 'chart-card'});
+      container.append(card);
+      card.append(el('figcaption', {},
+        el('h3', {}, scenario.scenario),
+        el('span', {class: 'note'},
+          `At ${fmt(scenario.rate, 0)} req/s, p99 objective ${fmt(scenario.objective_ms, 0)} ms; ` +
+          `windows of ${fmt(scenario.window_s, 0)} s.`)));
+      for (const [key, axis, digits] of [['p99', 'p99, ms (log scale)', 1],
+        ['cpu', 'app CPU ms per request (log scale)', 3]]) {
+        const [box, make] = firstMinuteChart(scenario, key, axis, digits);
+        card.append(box);
+        firstMinuteCharts.push(make());
+      }
+    }
   }
 
   // -- Claims and variants: the rows, ratios and verdicts of results.md's sections -------------
@@ -895,6 +998,7 @@
     renderVariants();
     renderLoad();
     updateCharts();
+    renderFirstMinute();
     compareOptions();
     renderCompare();
     markScrolling();
