@@ -58,9 +58,10 @@ HOST = "127.0.0.1"
 # Sending 64 MiB over loopback takes well under a second; a stack that reads it all and only then
 # answers still has plenty of time.
 OVERSIZED_LIMIT_S = 30.0
-# The sizes the issue asks for, up to 4,000 bodies of almost 1 MiB at once: eight times the cap if
-# the stack holds every body it is sent.
-BURSTS = (1000, 2000, 4000)
+# Up to 4,000 bodies of almost 1 MiB at once: eight times the cap if the stack holds every body it
+# is sent. It starts at 2,000, the least the contract's case asks for: a first burst of 1,000 took
+# 4-26 s of CI per stack.
+BURSTS = (2000, 4000)
 # A stack that holds requests back serves a burst of 4,000 one body after another, and 30 s asks
 # 133 near-limit bodies a second of its one CPU (rust-axum read and judged 140 a second here).
 # Connecting has the same time: a server that does not accept leaves connections waiting in its
