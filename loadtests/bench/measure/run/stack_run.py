@@ -4,6 +4,7 @@ stages, checks."""
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
@@ -16,10 +17,11 @@ from bench.measure.load.figures import LoadFigures
 from bench.measure.phases import writes
 from bench.measure.phases.context import Context, upstream_for
 from bench.measure.phases.k6_runs import K6Stages
-from bench.measure.phases.ladder import RunStep, run_ladder
+from bench.measure.phases.ladder import PrepareStep, run_ladder, sent_at_once
 from bench.measure.phases.oha_runs import avatar_stages, fixed_rate_step, read_mix_stages, read_mix_step
 from bench.measure.phases.probes import StageMeter, Statements, sql_per_endpoint
-from bench.measure.phases.steady import cpu_window_runs, cpu_windows_live, reach_steady_state
+from bench.measure.phases.steady import cpu_window_runs, reach_steady_state
+from bench.measure.phases.vegeta_runs import VegetaSteps
 from bench.measure.run.faults import DatabaseRestart
 from bench.profiles import OPEN_TIMING, TIMING, replication_stages
 from bench.records import Dialect, Fault, LostWrites, RawResult, StackInfo
@@ -142,20 +144,44 @@ def run_stack(ctx: Context, stack: Stack, scenario: Scenario, run_number: int) -
 
 
 def ladder_step(
-    ctx: Context, scenario: Scenario, k6: K6Stages | None, *, base_url: str, dialect: Dialect, name: str, label: str
-) -> RunStep:
-    """What sends a step of the scenario's steady state and ladder (Scenario.ladder_tool): oha
-    from the URL list of a read mix, or at the avatar; k6's script for the writes."""
+    ctx: Context,
+    scenario: Scenario,
+    vegeta_steps: VegetaSteps | None,
+    *,
+    base_url: str,
+    dialect: Dialect,
+    name: str,
+    label: str,
+) -> PrepareStep:
+    """What readies and sends a step of the scenario's steady state and ladder
+    (Scenario.ladder_tool): oha from the URL list of a read mix, or at the avatar; vegeta from
+    requests prepared ahead for the writes (`vegeta_steps`)."""
+    if vegeta_steps is not None:
+        steps = vegeta_steps
+
+        def prepare(rate: float, seconds: int, tag: str) -> Callable[[], LoadFigures]:
+            return steps.prepare(rate, seconds, tag).send
+
+        return prepare
     if scenario.read_mix:
-        return read_mix_step(ctx, scenario, base_url=base_url, dialect=dialect, name=name, label=label)
-    if k6 is None:
-        return fixed_rate_step(ctx, scenario, url=base_url + "/avatar", name=name, label=label)
-    k6_runner = k6
+        return sent_at_once(read_mix_step(ctx, scenario, base_url=base_url, dialect=dialect, name=name, label=label))
+    return sent_at_once(fixed_rate_step(ctx, scenario, url=base_url + "/avatar", name=name, label=label))
 
-    def run_step(rate: float, seconds: int, tag: str) -> LoadFigures:
-        return k6_runner.rate(rate, seconds, objective_ms=scenario.objective_ms, tag=tag)
 
-    return run_step
+def scenario_generators(
+    ctx: Context, scenario: Scenario, *, name: str, label: str, base_url: str, dialect: Dialect
+) -> tuple[K6Stages | None, VegetaSteps | None]:
+    """k6 for the closed-model stages that k6 sends; vegeta's steps for a write scenario's
+    steady state and ladder."""
+    k6 = (
+        K6Stages(ctx, scenario, name=name, label=label, base_url=base_url, dialect=dialect)
+        if scenario.tool == "k6"
+        else None
+    )
+    vegeta_steps = None
+    if scenario.ladder_tool == "vegeta":
+        vegeta_steps = VegetaSteps(ctx, scenario, name=name, label=label, base_url=base_url, dialect=dialect)
+    return k6, vegeta_steps
 
 
 def _load_and_check(
@@ -171,23 +197,22 @@ def _load_and_check(
     stages, then (if the stack is still up) the lost-write check and the SQL count per endpoint;
     a stack that crashed keeps the stages it served."""
     name = f"{stack.name}-{scenario.name}"
-    k6 = None
-    if scenario.tool == "k6":
-        k6 = K6Stages(ctx, scenario, name=name, label=label, base_url=running.base_url, dialect=stack.dialect)
-    run_step = ladder_step(ctx, scenario, k6, base_url=running.base_url, dialect=stack.dialect, name=name, label=label)
+    k6, vegeta_steps = scenario_generators(
+        ctx, scenario, name=name, label=label, base_url=running.base_url, dialect=stack.dialect
+    )
+    prepare_step = ladder_step(
+        ctx, scenario, vegeta_steps, base_url=running.base_url, dialect=stack.dialect, name=name, label=label
+    )
 
     steady_state = ladder = None
     warm = ctx.plan.open_model
     if warm:
         # Only the open model has a warm-up's timing (OPEN_TIMING): not the soak's profile.
-        # k6's windows are read from one live run; oha's are a run each (it starts in milliseconds).
-        if k6 is not None and scenario.ladder_tool == "k6":
-            windows = cpu_windows_live(ctx, k6, scenario)
-        else:
-            windows = cpu_window_runs(ctx, run_step)
+        # Each window is a run of its own (oha and vegeta start in milliseconds).
+        windows = cpu_window_runs(ctx, prepare_step)
         steady_state = reach_steady_state(ctx, scenario, windows, label=label, alive=running.alive)
         if running.alive():
-            ladder = run_ladder(ctx, scenario, run_step, label=label, statements=statements, alive=running.alive)
+            ladder = run_ladder(ctx, scenario, prepare_step, label=label, statements=statements, alive=running.alive)
     if not running.alive():
         outcome = Outcome([])
     elif k6 is not None:
@@ -217,9 +242,13 @@ def _load_and_check(
             f"{stack.name} exited with code {running.proc.returncode} under load{ctx.roles.oom_note()}: {last}"
         )
         return outcome
-    if k6 is not None and scenario.writes:
+    if scenario.writes:
         ctx.display.update(f"{label}: looking up every write that got a 2xx")
-        outcome.lost_writes = writes.check(ctx.database(), rows_before, k6.write_log, k6.counted())
+        logged = [(k6.write_log, k6.counted())] if k6 is not None else []
+        if vegeta_steps is not None:
+            logged.append((vegeta_steps.write_log, vegeta_steps.counted))
+        log, counted = writes.combined(logged)
+        outcome.lost_writes = writes.check(ctx.database(), rows_before, log, counted)
     ctx.display.update(f"{label}: counting SQL statements per endpoint")
     try:
         for endpoint, count in sql_per_endpoint(running.base_url, scenario.endpoints, statements, stack.dialect):
