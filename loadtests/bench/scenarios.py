@@ -4,9 +4,10 @@ database ceiling, the records' schema, results.md and the results page). Adding 
 entry here and its scripts (CONTRIBUTING.md, Adding a scenario).
 
 The scripts stay usable by hand: a k6 script (loadtests/k6/) picks its requests with the entry's
-weights (a test keeps the two equal), an oha script (loadtests/oha/) sends a scenario that oha
-sends, and the SQL files of its database ceiling (loadtests/pgbench/) are one per endpoint of its
-mix. The runner's profiles (how long each part runs) are bench.profiles.
+weights (tests keep the two equal, and equal to what oha and vegeta send), an oha script
+(loadtests/oha/) sends a scenario that oha sends, and the SQL files of its database ceiling
+(loadtests/pgbench/) are one per endpoint of its mix. The runner's profiles (how long each part
+runs) are bench.profiles.
 """
 
 from __future__ import annotations
@@ -73,8 +74,10 @@ class Scenario:
 
     @property
     def ladder_tool(self) -> str:
-        """What sends the steady state and the ladder: oha for the avatar and a read mix, else k6."""
-        return "oha" if self.tool == "oha" or self.url_list else "k6"
+        """What sends the steady state and the ladder: oha for the avatar and a read mix's URL
+        list, vegeta for any other mix (the writes: requests prepared ahead,
+        bench.measure.load.step_requests)."""
+        return "oha" if self.tool == "oha" or self.url_list else "vegeta"
 
     @property
     def pgbench_mix(self) -> tuple[tuple[str, int], ...]:

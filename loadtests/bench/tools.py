@@ -21,6 +21,8 @@ class Tool:
     needs: str  # the toolchain command that builds it
     install_hint: str
     package: str = ""  # the Go package `go install` builds; empty for oha (cargo)
+    version_variable: str = ""
+    """The Go variable that its release builds set to the version (`go install` leaves it empty)."""
 
     @property
     def path(self) -> Path:
@@ -44,12 +46,23 @@ class Tool:
                 "--root",
                 str(self.cached.parent.parent),
             ]
-        return ["go", "install", f"{self.package}@v{self.version}"]
+        stamp = [f"-ldflags=-X {self.version_variable}=v{self.version}"] if self.version_variable else []
+        return ["go", "install", *stamp, f"{self.package}@v{self.version}"]
 
 
 OHA = Tool("oha", "1.16.0", "cargo", "install Rust (cargo) so that oha can be built")
 K6 = Tool("k6", "1.8.1", "go", "install Go so that k6 can be built", "go.k6.io/k6")
-TOOLS = (OHA, K6)
+# The write scenarios' fixed-rate steps (bench.measure.load.vegeta): requests prepared ahead, sent
+# at a fixed rate. Its version is stamped in as its releases do, so that `vegeta -version` names it.
+VEGETA = Tool(
+    "vegeta",
+    "12.13.0",
+    "go",
+    "install Go so that vegeta can be built",
+    "github.com/tsenart/vegeta/v12",
+    version_variable="main.Version",
+)
+TOOLS = (OHA, K6, VEGETA)
 # deploy/k8s/ is built with kustomize and checked with kubeconform (bench.checks.k8s). kustomize
 # 5.8.3 needs Go 1.27; 5.8.2 is the newest that builds with Go 1.26.
 KUSTOMIZE = Tool(

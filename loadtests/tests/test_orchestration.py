@@ -1,4 +1,4 @@
-"""`./bench run` end to end with stand-ins: a fake stack (tests/fakes/app.py), fake k6 and oha
+"""`./bench run` end to end with stand-ins: a fake stack (tests/fakes/app.py), fake k6, oha and vegeta
 that write the summaries the real ones write, and a fake cgroup v1 tree whose counters the
 fakes charge. PostgreSQL is real (the lost-write check and the SQL counts need it)."""
 
@@ -51,7 +51,7 @@ def setting(tmp_path, monkeypatch):
     monkeypatch.setattr(cgroups.Group, "release", release_like_the_kernel)
     run = f'command = "exec {sys.executable} {FAKES / "app.py"}"'
     stack = manifest.load(write_stack(tmp_path, text=VALID.replace('command = "exec sleep 60"', run)))
-    tools = {"k6": fake_tool(tmp_path, "k6"), "oha": fake_tool(tmp_path, "oha")}
+    tools = {name: fake_tool(tmp_path, name) for name in ("k6", "oha", "vegeta")}
     return stack, root, tools
 
 
@@ -131,6 +131,26 @@ def test_a_stack_that_does_not_start_is_a_failed_record_not_a_failed_run(pg_clus
     assert (tmp_path / "out" / "raw" / "smoke" / "broken--avatar--run1.json").exists()
 
 
+@pytest.mark.parametrize(
+    ("lost", "found_as"), [("item_create", "items_missing"), ("item_delete", "items_deleted_present")]
+)
+def test_a_stack_that_acknowledges_a_write_it_did_not_make_fails_the_lost_write_check(
+    pg_cluster, setting, tmp_path, monkeypatch, lost, found_as
+):
+    """The fake stack answers its creates 201 (or its deletes 204) without making them: the
+    writes vegeta's steps were told succeeded are looked up, by key and by id, and are lost."""
+    stack, root, tools = setting
+    monkeypatch.setenv("FAKE_APP_LOSES", lost)
+    split = CpuSplit(app="0", postgres="0", loadgen="0")
+    plan = Plan([stack], [SCENARIOS["mixed"]], "smoke", 1, split, tmp_path / "out", ceilings=False, cgroup_root=root)
+
+    (mixed,) = run_plan(plan, pg_cluster, tools, CAPS)
+
+    figures = mixed.lost_writes
+    assert figures is not None and figures.lost_writes > 0
+    assert getattr(figures, found_as) > 0 and figures.seeded_rows_missing == 0
+
+
 def test_the_soak_runs_its_one_long_stage_without_the_open_models_warm_up(pg_cluster, setting, tmp_path):
     """The soak profile has no OPEN_TIMING: no steady state, no ladder, the mixed scenario's first
     stage with its lost-write check (it once failed on a KeyError before any load)."""
@@ -151,11 +171,11 @@ def test_the_soak_runs_its_one_long_stage_without_the_open_models_warm_up(pg_clu
 def test_a_whole_ladder_runs_after_steady_state_then_bisects_above_the_last_step_held(
     pg_cluster, setting, tmp_path, monkeypatch
 ):
-    """The fake k6 delivers up to 300 requests/s, the fake oha up to 700, then each answers with
-    a p99 over any objective: knees between mixed's ladder rates 250 and 400 (k6) and between
-    join-filter's 630 and 1,000 (oha, from the URL list)."""
+    """The fake vegeta answers within 2 ms up to 300 requests/s, the fake oha delivers up to 700,
+    then each answers with a p99 over any objective: knees between mixed's ladder rates 250 and
+    400 (vegeta) and between join-filter's 630 and 1,000 (oha, from the URL list)."""
     stack, root, tools = setting
-    monkeypatch.setenv("FAKE_K6_CAPACITY", "300")
+    monkeypatch.setenv("FAKE_LOAD_CAPACITY", "300")
     monkeypatch.setenv("FAKE_OHA_CAPACITY", "700")
     split = CpuSplit(app="0", postgres="0", loadgen="0")
     scenarios = [SCENARIOS["mixed"], SCENARIOS["join-filter"], SCENARIOS["avatar"]]
@@ -167,10 +187,10 @@ def test_a_whole_ladder_runs_after_steady_state_then_bisects_above_the_last_step
     # 1 ms of the app's CPU per request in every window: settled after the first six.
     assert mixed.steady_state.windows_cpu_ms_per_request == pytest.approx([1.0] * 6)
     assert mixed.steady_state.rate_rps == SCENARIOS["mixed"].warm_rate
-    # Read from one live k6 run, stopped once settled.
+    # One vegeta run per window.
     assert mixed.steady_state.windows_rate_rps == [SCENARIOS["mixed"].warm_rate] * 6
-    (live_log,) = (tmp_path / "logs" / "run").glob("demo-mixed-steady-*[0-9].log")
-    assert live_log.name == "demo-mixed-steady-160.log"
+    windows = sorted(p.name for p in (tmp_path / "logs" / "run").glob("demo-mixed-steady*[0-9].log"))
+    assert windows == [f"demo-mixed-steady{n}.log" for n in range(1, 7)]
     ladder = mixed.ladder
     assert ladder is not None and ladder.objective_p99_ms == 250
     # Probes up the ladder to their first step not held and their bisection until within 10%,
@@ -180,14 +200,18 @@ def test_a_whole_ladder_runs_after_steady_state_then_bisects_above_the_last_step
     assert [s.bisection for s in ladder.steps] == [False] * 4 + [True] * 5
     assert [s.probe for s in ladder.steps] == [True] * 7 + [False] * 2
     assert [s.duration_s for s in ladder.steps] == pytest.approx([2] * 7 + [3] * 2, abs=0.5)
-    assert ladder.steps[3].stop_reasons == ["delivered", "p99"]
+    assert ladder.steps[3].stop_reasons == ["p99"]
     assert ladder.capacity_rps == 298 and ladder.bisect_ratio == 1.10 and not ladder.capacity_lower_bound
     first = ladder.steps[0]
     assert first.delivered_rps == pytest.approx(100) and first.dropped_iterations == 0
-    assert first.latency_ms is not None and first.latency_ms.p999 == 8.0
+    assert first.latency_ms is not None and first.latency_ms.p999 == pytest.approx(2.0)
     assert first.cpu_ms_per_request == pytest.approx(1.0)
     assert first.cpu is not None and first.cpu.postgres_ms_per_request == pytest.approx(0.5)
-    assert first.vus == 100 * 250 // 1000 + 10
+    # vegeta's workers at their busiest: each request answered before the next is due.
+    assert first.vus == 1
+    assert first.endpoints is not None and set(first.endpoints) == set(SCENARIOS["mixed"].endpoints)
+    assert mixed.lost_writes is not None and mixed.lost_writes.lost_writes == 0
+    assert mixed.lost_writes.items_created > 0 and mixed.lost_writes.items_deleted > 0
     # The closed-model stages still run after it, as the replication (its highest stage in smoke).
     assert [s.vus for s in mixed.stages] == [100]
 

@@ -192,6 +192,23 @@ def test_the_environment_names_each_machine_a_resumed_run_had_under_it():
     assert rows(records[:2], 1)["system"] == "Debian 12, kernel 6.1-a"
 
 
+def test_the_environment_names_vegeta_where_a_run_used_it():
+    from bench.records import RawResult
+    from bench.report.tables import environment_table
+
+    def generators(versions):
+        r = record("go-gin", "heavy-body", 1, [(30, 300.0)])
+        r["versions"] = dict(r["versions"], **versions)
+        (row,) = [line for line in environment_table([RawResult.model_validate(r)], 1, "x") if "load generator" in line]
+        return row
+
+    assert generators({}) == "| load generator | cpuset 1; k6 v1.8.1; oha 1.16.0 |"
+    assert (
+        generators({"vegeta": "vegeta v12.13.0"})
+        == "| load generator | cpuset 1; k6 v1.8.1; oha 1.16.0; vegeta v12.13.0 |"
+    )
+
+
 def test_commits_name_what_a_partial_rerun_measured():
     records = [
         RawResult.model_validate(record(name, scenario, 1, [(10, 100.0)]))

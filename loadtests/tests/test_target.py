@@ -52,7 +52,7 @@ def remote_stack(tmp_path, monkeypatch):
 
 
 def test_a_target_run_records_the_load_and_leaves_what_it_cannot_see_absent(remote_stack, tmp_path):
-    tools = {"k6": fake_tool(tmp_path, "k6"), "oha": fake_tool(tmp_path, "oha")}
+    tools = {name: fake_tool(tmp_path, name) for name in ("k6", "oha", "vegeta")}
     scenarios = [SCENARIOS["join-filter"], SCENARIOS["avatar"]]
     split = CpuSplit(app="0", postgres="0", loadgen="0")
     plan = Plan([], scenarios, "smoke", 1, split, tmp_path / "out", ceilings=False)

@@ -34,7 +34,7 @@ def _k6_requests(scenario: Scenario) -> list[tuple[int | None, int, int, str]]:
 def test_the_read_scenarios_are_read_heavy_join_filter_and_outbound():
     assert [s.name for s in READ_SCENARIOS] == ["read-heavy", "join-filter", "outbound"]
     assert all(s.ladder_tool == "oha" for s in READ_SCENARIOS)
-    assert SCENARIOS["mixed"].ladder_tool == SCENARIOS["heavy-body"].ladder_tool == "k6"
+    assert SCENARIOS["mixed"].ladder_tool == SCENARIOS["heavy-body"].ladder_tool == "vegeta"
 
 
 @pytest.mark.parametrize("scenario", READ_SCENARIOS, ids=lambda s: s.name)

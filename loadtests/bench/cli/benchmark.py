@@ -57,7 +57,9 @@ if TYPE_CHECKING:
 )
 @click.option("--app-cpus", metavar="LIST", help="CPU set of the application (default 0).")
 @click.option("--db-cpus", metavar="LIST", help="CPU set of PostgreSQL (default 1).")
-@click.option("--loadgen-cpus", metavar="LIST", help="CPU set of k6/oha (default 1 on 2 cores, 2-N on more).")
+@click.option(
+    "--loadgen-cpus", metavar="LIST", help="CPU set of the load generator (default 1 on 2 cores, 2-N on more)."
+)
 @click.option("--yes", is_flag=True, help="Do not ask before a run estimated at over an hour.")
 @click.option(
     "--estimate",
@@ -130,9 +132,10 @@ def run(
     cgroup (CPU set and memory cap from compose.yaml) and wait for /health; then for each
     scenario in turn on that one process: replace the database under it, bring it to steady
     state at a fixed rate (CPU per request settled, or the cap), run the fixed-rate ladder
-    until the first rate it cannot hold, then the original study's closed-model stages, with
-    k6 or oha on the load generator's CPUs; stop it after its last scenario (and start it
-    again if it died). The soak, the memory ladder and a fault run start it per scenario.
+    until the first rate it cannot hold (oha, or vegeta for the write scenarios), then the
+    original study's closed-model stages (k6, or oha), on the load generator's CPUs; stop it
+    after its last scenario (and start it again if it died). The soak, the memory ladder and a
+    fault run start it per scenario.
     Per ladder step and stage it records rates, latency percentiles, errors by status, the
     app's, PostgreSQL's and the load generator's CPU (and the stock upstream's, which the outbound
     scenario's stacks call and the runner starts for it) and what bound it, peak memory, SQL

@@ -71,6 +71,7 @@ class Versions(Model):
     python: str
     k6: str | None = None
     oha: str | None = None
+    vegeta: str | None = None
 
 
 class Cap(Model):
@@ -127,7 +128,8 @@ def stack_label(name: str, dialect: str) -> str:
 
 
 class LostWrites(Model):
-    """The lost-write check after a write scenario (bench.measure.phases.writes): every 2xx write looked up by id."""
+    """The lost-write check after a write scenario (bench.measure.phases.writes): every 2xx write
+    looked up, by id or by the key it wrote (an item's sku, a category's code)."""
 
     items_created: int
     items_deleted: int

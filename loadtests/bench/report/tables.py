@@ -88,7 +88,11 @@ def environment_table(records: list[RawResult], runs: int, commit: str) -> list[
             ),
         ]
     rows += [
-        ("load generator", f"cpuset {split.loadgen}; {versions.k6 or '–'}; {versions.oha or '–'}"),
+        (
+            "load generator",
+            f"cpuset {split.loadgen}; {versions.k6 or '–'}; {versions.oha or '–'}"
+            + (f"; {versions.vegeta}" if versions.vegeta else ""),
+        ),
         ("cgroups", record.cgroups or "none (caps not applied)"),
         ("git commit", commit),
     ]

@@ -11,17 +11,24 @@ def _file(controller, role, name):
     return found / name
 
 
+def _write(path, text):
+    """At once, as the kernel's counters change: a reader never sees the file empty."""
+    part = path.with_name(f".{path.name}.{os.getpid()}")
+    part.write_text(text)
+    part.replace(path)
+
+
 def charge_cpu(role, seconds):
     usage = _file("cpuacct", role, "cpuacct.usage")
     before = int(usage.read_text()) if usage.exists() else 0
-    usage.write_text(str(before + round(seconds * 1e9)))
+    _write(usage, str(before + round(seconds * 1e9)))
 
 
 def set_memory(role, current, peak):
     """Writing 0 to memory.max_usage_in_bytes resets the peak (as the runner does before a
     stage); the fakes then set what the stage reached."""
-    _file("memory", role, "memory.usage_in_bytes").write_text(str(current))
-    _file("memory", role, "memory.max_usage_in_bytes").write_text(str(peak))
+    _write(_file("memory", role, "memory.usage_in_bytes"), str(current))
+    _write(_file("memory", role, "memory.max_usage_in_bytes"), str(peak))
     oom = _file("memory", role, "memory.oom_control")
     if not oom.exists():
         oom.write_text("oom_kill_disable 0\nunder_oom 0\noom_kill 0\n")

@@ -79,11 +79,23 @@ def machine() -> Machine:
     )
 
 
+# How each load generator is asked its version where `--version` is not the way.
+VERSION_ARGUMENT = {"k6": "version", "vegeta": "-version"}
+
+
+def _named(name: str, line: str | None) -> str | None:
+    """A version line that does not name its tool (vegeta's "Version: v12.13.0") as one that does."""
+    if line is None or line.lower().startswith(name):
+        return line
+    return f"{name} {line.removeprefix('Version:').strip()}"
+
+
 def tool_versions(pg_bindir: Path | None, tools: dict[str, Path]) -> Versions:
     """PostgreSQL's (None without a local cluster: --target), Python's and those of the load
-    generators in `tools` (k6, oha)."""
+    generators in `tools` (k6, oha, vegeta)."""
     loadgens = {
-        name: _first_line([str(path), "version" if name == "k6" else "--version"]) for name, path in tools.items()
+        name: _named(name, _first_line([str(path), VERSION_ARGUMENT.get(name, "--version")]))
+        for name, path in tools.items()
     }
     return Versions.model_validate(
         {

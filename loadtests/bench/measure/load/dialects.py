@@ -62,6 +62,11 @@ def _create_item(client: httpx.Client, dialect: DialectPaths) -> httpx.Response:
     return client.post("/items", content=body, headers=JSON)
 
 
+def created_id(response: httpx.Response, dialect: Dialect) -> int:
+    """The id of the row a create (answered 201) made, in `dialect`."""
+    return _created_id(response, DIALECT_PATHS[dialect])
+
+
 def _created_id(response: httpx.Response, dialect: DialectPaths) -> int:
     """Spring Data REST names the new row in Location; the API's create answers it."""
     if dialect.category_is_link:

@@ -4,7 +4,6 @@ lines). The parsers are pure, for the tests."""
 from __future__ import annotations
 
 import json
-import math
 import re
 from pathlib import Path
 
@@ -39,13 +38,6 @@ class K6Summary(BaseModel):
     total_requests: int
     run_seconds: float | None = None
     """How long its scenarios ran (graceful stop included, start-up and summary not)."""
-
-
-def arrival_vus(rate: float, objective_ms: float) -> int:
-    """Pre-allocated VUs of a fixed-rate run: the requests in flight at `rate` if each took the
-    objective (Little's law), plus 10; k6 may use twice as many before it drops an arrival, so a
-    stack that keeps its objective never sees one dropped."""
-    return math.ceil(rate * objective_ms / 1000) + 10
 
 
 def k6_command(

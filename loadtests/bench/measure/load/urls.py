@@ -32,7 +32,8 @@ ReadPath = Callable[[random.Random], str]
 
 
 def read_paths(dialect: Dialect) -> dict[str, ReadPath]:
-    """The reads of the scenarios in `dialect`, as the k6 scripts draw them."""
+    """The reads of the scenarios in `dialect`, as the k6 scripts draw them (the write scenarios'
+    too: bench.measure.load.step_requests)."""
     paths = DIALECT_PATHS[dialect]
     return {
         "items_page": lambda r: f"/items?page={r.randint(0, ITEM_PAGES - 1)}",
@@ -40,6 +41,7 @@ def read_paths(dialect: Dialect) -> dict[str, ReadPath]:
         "category_items": lambda r: paths.category_items.format(category=r.randint(1, SEEDED_CATEGORIES)),
         "categories_page": lambda r: f"/categories?page={r.randint(0, CATEGORY_PAGES - 1)}",
         "item_by_id": lambda r: paths.item_by_id.format(id=r.randint(1, SEEDED_ITEMS)),
+        "category_by_id": lambda r: f"/categories/{r.randint(1, SEEDED_CATEGORIES)}",
         # The same path in every dialect (a controller of its own beside Spring Data REST's).
         "item_stock": lambda r: f"/items/{r.randint(1, SEEDED_ITEMS)}/stock",
     }

@@ -10,6 +10,7 @@ tests."""
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Callable, Sequence
 
@@ -31,6 +32,17 @@ from bench.scenarios import Scenario
 
 # Runs one fixed-rate step: (rate, seconds, step tag) -> the load generator's figures.
 RunStep = Callable[[float, int, str], LoadFigures]
+# Readies one fixed-rate step before it is measured: (rate, seconds, step tag) -> what sends it.
+# A write scenario's step makes the rows it deletes and draws its requests then, so that neither
+# counts in the step's CPU (bench.measure.phases.vegeta_runs).
+PrepareStep = Callable[[float, int, str], Callable[[], LoadFigures]]
+
+
+def sent_at_once(run_step: RunStep) -> PrepareStep:
+    """A step that needs no preparation: its run is all of it."""
+    return lambda rate, seconds, tag: functools.partial(run_step, rate, seconds, tag)
+
+
 # Runs one step of the ladder: (rate, a rate of a bisection, a probe) -> the step as recorded.
 Measure = Callable[[float, bool, bool], LadderStep]
 # A step during which the hypervisor took more of the machine's CPU time than this is run again,
@@ -164,21 +176,23 @@ def without_steal(measure_once: Callable[[], LadderStep], *, alive: Callable[[],
 def run_ladder(
     ctx: Context,
     scenario: Scenario,
-    run_step: RunStep,
+    prepare_step: PrepareStep,
     *,
     label: str,
     statements: Statements | None,
     alive: Callable[[], bool] = lambda: True,
 ) -> Ladder:
-    """The probes, then the full-length steps they seed (`climb`)."""
+    """The probes, then the full-length steps they seed (`climb`); each step readied before its
+    measurement begins (`prepare_step`)."""
     timing = OPEN_TIMING[ctx.plan.profile]
 
     def measure_once(rate: float, bisecting: bool, probe: bool) -> LadderStep:
         seconds = timing.probe_s if probe else step_seconds(timing, rate)
         doing = ("probe, " if probe else "") + ("bisecting" if bisecting else "ladder")
+        send = prepare_step(rate, seconds, f"{'probe' if probe else 'rate'}{rate:g}")
         ctx.display.update(f"{label}: {rate:,g} req/s offered for {seconds} s ({doing})")
         with StageMeter(ctx.roles, statements) as meter:
-            figures = run_step(rate, seconds, f"{'probe' if probe else 'rate'}{rate:g}")
+            figures = send()
         return make_step(
             figures, meter, objective_ms=scenario.objective_ms, alive=alive(), bisection=bisecting, probe=probe
         )

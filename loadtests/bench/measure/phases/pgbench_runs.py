@@ -11,7 +11,7 @@ from bench.measure.load import pgbench
 from bench.measure.load.figures import LoadFigures
 from bench.measure.load.process import run_load
 from bench.measure.phases.context import Context, logs
-from bench.measure.phases.ladder import run_ladder
+from bench.measure.phases.ladder import run_ladder, sent_at_once
 from bench.measure.phases.probes import StageMeter, Statements
 from bench.profiles import closed_timing, replication_stages
 from bench.records.steps import Ladder, Latency, Stage
@@ -118,7 +118,7 @@ def database_ceiling_ladder(ctx: Context, scenario: Scenario, *, label: str, sta
     def run_step(rate: float, seconds: int, tag: str) -> LoadFigures:
         return pgbench_rate_run(ctx, scenario, rate=rate, seconds=seconds, tag=tag, label=label)
 
-    ladder = run_ladder(ctx, scenario, run_step, label=label, statements=statements)
+    ladder = run_ladder(ctx, scenario, sent_at_once(run_step), label=label, statements=statements)
     for step in ladder.steps:
         # The app's cgroup is idle during pgbench: its figures would read as zero cost.
         step.cpu_ms_per_request = None

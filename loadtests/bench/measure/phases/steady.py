@@ -1,14 +1,13 @@
 """Steady state before measuring: the stack runs at the scenario's warm rate in windows until they
 have settled (bench.judgement.steady), or until the profile's cap; a stack that hit the cap is
-marked, and one whose core stays full steps down the ladder's rates. A k6 scenario's windows are
-read from one live k6 run per rate (`cpu_windows_live`), the avatar's and a read mix's are one oha
-run each. A stack measured elsewhere (--target) is settled by its windows' p50 latency."""
+marked, and one whose core stays full steps down the ladder's rates. Each window is a run of the
+scenario's ladder tool of its own (oha, or vegeta for the writes; `cpu_window_runs`). A stack
+measured elsewhere (--target) is settled by its windows' p50 latency."""
 
 from __future__ import annotations
 
 import contextlib
 import itertools
-import math
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -27,7 +26,7 @@ from bench.judgement.steady import (
 from bench.measure.host.jit import JitMeter, JitReading
 from bench.measure.load.figures import LoadFigures
 from bench.measure.phases.context import Context
-from bench.measure.phases.k6_runs import K6Stages
+from bench.measure.phases.ladder import PrepareStep
 from bench.profiles import OPEN_TIMING
 from bench.records.steps import SteadyState
 from bench.scenarios import Scenario
@@ -197,9 +196,10 @@ class AppCpu:
             self.jit.close()
 
 
-def cpu_window_runs(ctx: Context, run_window: RunWindow) -> OpenWindows:
-    """The windows of `reach_steady_state`, one load-generator run each (oha's start-up is a few
-    milliseconds)."""
+def cpu_window_runs(ctx: Context, prepare_window: PrepareStep) -> OpenWindows:
+    """The windows of `reach_steady_state`, one load-generator run each (oha's and vegeta's
+    start-up is a few milliseconds), each readied before the app's CPU is read
+    (`prepare_window`: a write scenario's window makes the rows it deletes first)."""
     window_s = OPEN_TIMING[ctx.plan.profile].window_s
 
     @contextlib.contextmanager
@@ -207,59 +207,15 @@ def cpu_window_runs(ctx: Context, run_window: RunWindow) -> OpenWindows:
         tags = itertools.count(1)
 
         def read() -> Window:
+            send = prepare_window(rate, window_s, f"steady{next(tags)}")
             cpu = AppCpu(ctx)
             try:
-                figures = run_window(rate, window_s, f"steady{next(tags)}")
+                figures = send()
                 return cpu.window(figures.requests_sent or figures.requests)
             finally:
                 cpu.close()
 
         yield read
-
-    return at_rate
-
-
-def cpu_windows_live(ctx: Context, k6: K6Stages, scenario: Scenario) -> OpenWindows:
-    """The windows of `reach_steady_state` read from one k6 run per rate (`K6Stages.live_rate`):
-    each ends window_s after the one before, the app's CPU and k6's completed iterations read at
-    its end."""
-    timing = OPEN_TIMING[ctx.plan.profile]
-
-    @contextlib.contextmanager
-    def at_rate(rate: float) -> Iterator[ReadWindow]:
-        meter: AppCpu | None = None
-        run = k6.live_rate(
-            rate, math.ceil(timing.cap_s + timing.window_s), objective_ms=scenario.objective_ms, tag=f"steady-{rate:g}"
-        )
-        try:
-            count = run.started()
-            cpu = meter = AppCpu(ctx)
-            last = time.monotonic()
-
-            def read() -> Window:
-                nonlocal count, last
-                time.sleep(max(0.0, last + timing.window_s - time.monotonic()))
-                run.check_running()
-                # The count first: k6 completes an iteration after the app has spent its CPU on it.
-                now_count = run.completed()
-                now = time.monotonic()
-                if now_count is None:  # k6's API did not answer: a window without a figure
-                    cpu.window(None)
-                    last = now
-                    return Window(None, None)
-                requests, count, wall_s, last = now_count - count, now_count, now - last, now
-                ctx.display.update(rps=requests / wall_s)
-                return cpu.window(requests)
-
-            yield read
-        except BaseException:
-            # Interrupted or failed: the run goes, and its summary is not waited for.
-            run.abort()
-            raise
-        finally:
-            if meter is not None:
-                meter.close()
-        run.stop()
 
     return at_rate
 

@@ -21,6 +21,12 @@ from bench.scenarios import Scenario
 # reading, SQL probes and stop (a JVM's start-up included).
 K6_RUN_S = 1.0
 OHA_RUN_S = 0.4
+# vegeta's run beyond its load: its start-up and last answers, its results read back after it,
+# and its requests drawn and written (and rows made) before it: 1.3 s a steady-state window (the
+# most of its runs) and 1.1-2.6 s a ladder step in go-gin's heavy-body quick run of 2026-11-29,
+# on a machine shared with other work.
+VEGETA_RUN_S = 1.3
+RUN_S = {"k6": K6_RUN_S, "oha": OHA_RUN_S, "vegeta": VEGETA_RUN_S}
 PGBENCH_RUN_S = 0.5
 JOB_S = 8.0
 # Without an earlier run of the same stack × scenario to go by, the mean of the first repeat of
@@ -57,8 +63,8 @@ def estimate_seconds(
 ) -> float:
     """The duration of one stack × scenario (or of its ceiling), start-up and probes included."""
     timing = TIMING[profile]
-    per_run = K6_RUN_S if scenario.tool == "k6" else OHA_RUN_S
-    per_step = K6_RUN_S if scenario.ladder_tool == "k6" else OHA_RUN_S
+    per_run = RUN_S[scenario.tool]
+    per_step = RUN_S[scenario.ladder_tool]
     # The soak runs the first stage only (bench.measure.run.stack_run).
     stages = scenario.stages[:1] if profile == "soak" else scenario.stages
     if ceiling:
@@ -73,11 +79,11 @@ def estimate_seconds(
         ramps = sum(1 for a, b in itertools.pairwise(stages) if a != b) + 1 if timing["ramp"] else 0
         return JOB_S + timing["warmup"] + per_run + ramps * timing["ramp"] + len(stages) * (timing["stage"] + per_run)
     open_timing = OPEN_TIMING[profile]
-    # k6's windows are read from one run (bench.measure.phases.steady.cpu_windows_live), oha's are one each.
-    window = open_timing.window_s + (per_step if scenario.ladder_tool == "oha" else 0)
+    # Each window is a run of the ladder's tool of its own (bench.measure.phases.steady.cpu_window_runs).
+    window = open_timing.window_s + per_step
     steady = observed.steady_s if observed is not None and observed.steady_s is not None else None
     if steady is None:
-        steady = DEFAULT_STEADY_WINDOWS * window + (per_step if scenario.ladder_tool == "k6" else 0)
+        steady = DEFAULT_STEADY_WINDOWS * window
     replication = len(replication_stages(scenario, profile)) * (open_timing.replication_stage_s + per_run)
     # The first minute (bench.measure.phases.first_minute) and its windows at the same rate after the
     # warm-up: oha runs, one each.

@@ -10,7 +10,7 @@ from datetime import UTC, datetime
 
 from bench import ports, procs
 from bench.measure.phases.context import Context, upstream_for
-from bench.measure.phases.ladder import run_ladder
+from bench.measure.phases.ladder import run_ladder, sent_at_once
 from bench.measure.phases.oha_runs import avatar_stages, fixed_rate_step, read_mix_stages, read_mix_step
 from bench.measure.phases.pgbench_runs import database_ceiling_ladder, database_ceiling_stages
 from bench.measure.phases.probes import Statements
@@ -46,7 +46,7 @@ def run_ceiling(ctx: Context, scenario: Scenario, run_number: int) -> RawResult:
                 name = f"ceiling-{scenario.name}"
                 if ctx.plan.open_model:
                     run_step = read_mix_step(ctx, scenario, base_url=base_url, dialect="api", name=name, label=label)
-                    ladder = run_ladder(ctx, scenario, run_step, label=label, statements=statements)
+                    ladder = run_ladder(ctx, scenario, sent_at_once(run_step), label=label, statements=statements)
                 else:
                     stages = read_mix_stages(
                         ctx, scenario, base_url=base_url, dialect="api", name=name, label=label, statements=statements
@@ -59,7 +59,7 @@ def run_ceiling(ctx: Context, scenario: Scenario, run_number: int) -> RawResult:
                 run_step = fixed_rate_step(
                     ctx, scenario, url=base_url + "/avatar", name=f"ceiling-{scenario.name}", label=label
                 )
-                ladder = run_ladder(ctx, scenario, run_step, label=label, statements=statements)
+                ladder = run_ladder(ctx, scenario, sent_at_once(run_step), label=label, statements=statements)
             else:
                 stages = avatar_stages(
                     ctx,

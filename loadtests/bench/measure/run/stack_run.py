@@ -4,6 +4,7 @@ stages, checks."""
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
@@ -17,7 +18,7 @@ from bench.measure.phases import writes
 from bench.measure.phases.context import Context, upstream_for
 from bench.measure.phases.first_minute import run_first_minute, run_steady_windows
 from bench.measure.phases.k6_runs import K6Stages
-from bench.measure.phases.ladder import RunStep, run_ladder
+from bench.measure.phases.ladder import PrepareStep, run_ladder, sent_at_once
 from bench.measure.phases.oha_runs import (
     avatar_stages,
     fixed_rate_step,
@@ -26,7 +27,8 @@ from bench.measure.phases.oha_runs import (
     read_mix_step,
 )
 from bench.measure.phases.probes import StageMeter, Statements, sql_per_endpoint
-from bench.measure.phases.steady import cpu_window_runs, cpu_windows_live, reach_steady_state
+from bench.measure.phases.steady import cpu_window_runs, reach_steady_state
+from bench.measure.phases.vegeta_runs import VegetaSteps
 from bench.measure.run.faults import DatabaseRestart
 from bench.profiles import OPEN_TIMING, TIMING, replication_stages
 from bench.records import Dialect, Fault, LostWrites, RawResult, StackInfo
@@ -157,20 +159,44 @@ def run_stack(ctx: Context, stack: Stack, scenario: Scenario, run_number: int) -
 
 
 def ladder_step(
-    ctx: Context, scenario: Scenario, k6: K6Stages | None, *, base_url: str, dialect: Dialect, name: str, label: str
-) -> RunStep:
-    """What sends a step of the scenario's steady state and ladder (Scenario.ladder_tool): oha
-    from the URL list of a read mix, or at the avatar; k6's script for the writes."""
+    ctx: Context,
+    scenario: Scenario,
+    vegeta_steps: VegetaSteps | None,
+    *,
+    base_url: str,
+    dialect: Dialect,
+    name: str,
+    label: str,
+) -> PrepareStep:
+    """What readies and sends a step of the scenario's steady state and ladder
+    (Scenario.ladder_tool): oha from the URL list of a read mix, or at the avatar; vegeta from
+    requests prepared ahead for the writes (`vegeta_steps`)."""
+    if vegeta_steps is not None:
+        steps = vegeta_steps
+
+        def prepare(rate: float, seconds: int, tag: str) -> Callable[[], LoadFigures]:
+            return steps.prepare(rate, seconds, tag).send
+
+        return prepare
     if scenario.read_mix:
-        return read_mix_step(ctx, scenario, base_url=base_url, dialect=dialect, name=name, label=label)
-    if k6 is None:
-        return fixed_rate_step(ctx, scenario, url=base_url + "/avatar", name=name, label=label)
-    k6_runner = k6
+        return sent_at_once(read_mix_step(ctx, scenario, base_url=base_url, dialect=dialect, name=name, label=label))
+    return sent_at_once(fixed_rate_step(ctx, scenario, url=base_url + "/avatar", name=name, label=label))
 
-    def run_step(rate: float, seconds: int, tag: str) -> LoadFigures:
-        return k6_runner.rate(rate, seconds, objective_ms=scenario.objective_ms, tag=tag)
 
-    return run_step
+def scenario_generators(
+    ctx: Context, scenario: Scenario, *, name: str, label: str, base_url: str, dialect: Dialect
+) -> tuple[K6Stages | None, VegetaSteps | None]:
+    """k6 for the closed-model stages that k6 sends; vegeta's steps for a write scenario's
+    steady state and ladder."""
+    k6 = (
+        K6Stages(ctx, scenario, name=name, label=label, base_url=base_url, dialect=dialect)
+        if scenario.tool == "k6"
+        else None
+    )
+    vegeta_steps = None
+    if scenario.ladder_tool == "vegeta":
+        vegeta_steps = VegetaSteps(ctx, scenario, name=name, label=label, base_url=base_url, dialect=dialect)
+    return k6, vegeta_steps
 
 
 def _load_and_check(
@@ -188,32 +214,33 @@ def _load_and_check(
     fixed-rate ladder. Then the closed-model stages, then (if the stack is still up) the lost-write
     check and the SQL count per endpoint; a stack that crashed keeps the stages it served."""
     name = f"{stack.name}-{scenario.name}"
-    k6 = None
-    if scenario.tool == "k6":
-        k6 = K6Stages(ctx, scenario, name=name, label=label, base_url=running.base_url, dialect=stack.dialect)
-    run_step = ladder_step(ctx, scenario, k6, base_url=running.base_url, dialect=stack.dialect, name=name, label=label)
+    k6, vegeta_steps = scenario_generators(
+        ctx, scenario, name=name, label=label, base_url=running.base_url, dialect=stack.dialect
+    )
+    prepare_step = ladder_step(
+        ctx, scenario, vegeta_steps, base_url=running.base_url, dialect=stack.dialect, name=name, label=label
+    )
 
     steady_state = ladder = first_minute = None
     warm = ctx.plan.open_model
-    logged = None
+    first_minute_window = None
     if warm and scenario.first_minute_rate:
         # Before anything else reaches the process: its first requests are the first minute's.
-        logged = logged_window(ctx, scenario, base_url=running.base_url, dialect=stack.dialect, name=name, label=label)
+        first_minute_window = logged_window(
+            ctx, scenario, base_url=running.base_url, dialect=stack.dialect, name=name, label=label
+        )
         first_minute = run_first_minute(
-            ctx, scenario, logged, launched_at=launched_at, label=label, alive=running.alive
+            ctx, scenario, first_minute_window, launched_at=launched_at, label=label, alive=running.alive
         )
     if warm and running.alive():
         # Only the open model has a warm-up's timing (OPEN_TIMING): not the soak's profile.
-        # k6's windows are read from one live run; oha's are a run each (it starts in milliseconds).
-        if k6 is not None and scenario.ladder_tool == "k6":
-            windows = cpu_windows_live(ctx, k6, scenario)
-        else:
-            windows = cpu_window_runs(ctx, run_step)
+        # Each window is a run of its own (oha and vegeta start in milliseconds).
+        windows = cpu_window_runs(ctx, prepare_step)
         steady_state = reach_steady_state(ctx, scenario, windows, label=label, alive=running.alive)
-        if first_minute is not None and logged is not None:
-            run_steady_windows(ctx, first_minute, logged, label=label, alive=running.alive)
+        if first_minute is not None and first_minute_window is not None:
+            run_steady_windows(ctx, first_minute, first_minute_window, label=label, alive=running.alive)
         if running.alive():
-            ladder = run_ladder(ctx, scenario, run_step, label=label, statements=statements, alive=running.alive)
+            ladder = run_ladder(ctx, scenario, prepare_step, label=label, statements=statements, alive=running.alive)
     if not running.alive():
         outcome = Outcome([])
     elif k6 is not None:
@@ -243,9 +270,13 @@ def _load_and_check(
             f"{stack.name} exited with code {running.proc.returncode} under load{ctx.roles.oom_note()}: {last}"
         )
         return outcome
-    if k6 is not None and scenario.writes:
+    if scenario.writes:
         ctx.display.update(f"{label}: looking up every write that got a 2xx")
-        outcome.lost_writes = writes.check(ctx.database(), rows_before, k6.write_log, k6.counted())
+        logged = [(k6.write_log, k6.counted())] if k6 is not None else []
+        if vegeta_steps is not None:
+            logged.append((vegeta_steps.write_log, vegeta_steps.counted))
+        log, counted = writes.combined(logged)
+        outcome.lost_writes = writes.check(ctx.database(), rows_before, log, counted)
     ctx.display.update(f"{label}: counting SQL statements per endpoint")
     try:
         for endpoint, count in sql_per_endpoint(running.base_url, scenario.endpoints, statements, stack.dialect):

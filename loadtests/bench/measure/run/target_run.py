@@ -3,8 +3,9 @@ measured by the load generator on this machine.
 
 The runner neither builds nor starts the stack, and does not reset its database: it cannot
 reach it. It runs the same steady state (settled by p50 latency: bench.measure.phases.steady),
-ladder and stages as a local run, with k6 or oha pinned to the load generator's CPUs. What only
-the stack's machine can see (NOT_MEASURED) is recorded as null, never estimated, and each record
+ladder and stages as a local run, with oha, vegeta and k6 pinned to the load generator's CPUs
+(the rows a write step deletes are made through the stack's API, as locally). What only the
+stack's machine can see (NOT_MEASURED) is recorded as null, never estimated, and each record
 says which figures those are and why.
 """
 
@@ -20,15 +21,15 @@ from bench.errors import BenchError
 from bench.judgement.verdict import summary_line
 from bench.measure.host import environment
 from bench.measure.host.roles import Roles
+from bench.measure.load.figures import LoadFigures
 from bench.measure.phases.context import Context
 from bench.measure.phases.display import Display
-from bench.measure.phases.k6_runs import K6Stages
 from bench.measure.phases.ladder import run_ladder
 from bench.measure.phases.oha_runs import avatar_stages, read_mix_stages
 from bench.measure.phases.steady import reach_steady_latency
 from bench.measure.plan.plan import Plan
 from bench.measure.run.orchestrate import load_generators, write_raw
-from bench.measure.run.stack_run import k6_stages, ladder_step
+from bench.measure.run.stack_run import k6_stages, ladder_step, scenario_generators
 from bench.records import METHOD, SCHEMA_VERSION, RawResult, RunHeader, StackInfo, Target
 from bench.scenarios import Scenario
 
@@ -137,16 +138,17 @@ def _load(ctx: Context, url: str, info: StackInfo, scenario: Scenario, label: st
     """Steady state and the ladder (the open model), then the closed-model stages."""
     # Named apart from a local run's logs (bench.measure.phases.context.logs): the two may run at once.
     name = f"target-{info.name}-{scenario.name}"
-    k6 = None
-    if scenario.tool == "k6":
-        k6 = K6Stages(ctx, scenario, name=name, label=label, base_url=url, dialect=info.dialect)
-    run_step = ladder_step(ctx, scenario, k6, base_url=url, dialect=info.dialect, name=name, label=label)
+    k6, vegeta_steps = scenario_generators(ctx, scenario, name=name, label=label, base_url=url, dialect=info.dialect)
+    prepare_step = ladder_step(ctx, scenario, vegeta_steps, base_url=url, dialect=info.dialect, name=name, label=label)
+
+    def run_window(rate: float, seconds: int, tag: str) -> LoadFigures:
+        return prepare_step(rate, seconds, tag)()
 
     fields: dict[str, object] = {}
     warm = ctx.plan.open_model
     if warm:
-        fields["steady_state"] = reach_steady_latency(ctx, scenario, run_step, label=label)
-        fields["ladder"] = run_ladder(ctx, scenario, run_step, label=label, statements=None)
+        fields["steady_state"] = reach_steady_latency(ctx, scenario, run_window, label=label)
+        fields["ladder"] = run_ladder(ctx, scenario, prepare_step, label=label, statements=None)
     if k6 is not None:
         fields["stages"] = k6_stages(ctx, scenario, label, k6, url, None, warm=warm).stages
     elif scenario.read_mix:
