@@ -3,9 +3,18 @@ pgbench): the common shape its parser turns its output into."""
 
 from __future__ import annotations
 
+import math
+from collections.abc import Sequence
+
 from pydantic import BaseModel, ConfigDict
 
 from bench.records.steps import EndpointFigures, Latency
+
+
+def nearest_rank(ordered: Sequence[float], share: float) -> float:
+    """The `share` quantile of sorted values by nearest rank: the smallest value with at least
+    that share of the values at or under it, so a latency some request actually had."""
+    return ordered[max(0, math.ceil(share * len(ordered)) - 1)]
 
 
 class LoadFigures(BaseModel):

@@ -4,7 +4,6 @@ log. The parsers are pure, for the tests."""
 
 from __future__ import annotations
 
-import math
 import re
 import statistics
 from dataclasses import dataclass
@@ -12,6 +11,7 @@ from pathlib import Path
 
 from bench import paths
 from bench.errors import BenchError
+from bench.measure.load.figures import nearest_rank
 from bench.records.steps import Latency
 from bench.scenarios import Scenario
 
@@ -108,18 +108,13 @@ def latency_of(latencies_ms: list[float]) -> Latency | None:
     if not latencies_ms:
         return None
     ordered = sorted(latencies_ms)
-
-    def percentile(share: float) -> float:
-        # Nearest rank: a latency some transaction actually had.
-        return ordered[max(0, math.ceil(share * len(ordered)) - 1)]
-
     return Latency(
         avg=statistics.fmean(ordered),
         min=ordered[0],
-        p50=percentile(0.50),
-        p90=percentile(0.90),
-        p95=percentile(0.95),
-        p99=percentile(0.99),
-        p999=percentile(0.999),
+        p50=nearest_rank(ordered, 0.50),
+        p90=nearest_rank(ordered, 0.90),
+        p95=nearest_rank(ordered, 0.95),
+        p99=nearest_rank(ordered, 0.99),
+        p999=nearest_rank(ordered, 0.999),
         max=ordered[-1],
     )

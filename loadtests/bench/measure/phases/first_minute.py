@@ -13,6 +13,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from bench.judgement.steady import STEADY_WINDOWS
+from bench.measure.load.figures import nearest_rank
 from bench.measure.load.oha import read_request_log
 from bench.measure.phases.context import Context
 from bench.measure.phases.oha_runs import LoggedWindow
@@ -143,6 +144,5 @@ def nearest_rank_ms(seconds: list[float], quantile: float) -> float | None:
     least that share of the values at or under it); None for no values."""
     if not seconds:
         return None
-    ordered = sorted(seconds)
     # To the microsecond: an end less a start in seconds carries float noise below it.
-    return round(ordered[max(0, math.ceil(quantile * len(ordered)) - 1)] * 1000, 3)
+    return round(nearest_rank(sorted(seconds), quantile) * 1000, 3)
