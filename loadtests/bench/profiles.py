@@ -45,9 +45,14 @@ class OpenTiming:
 # short, as a probe's error costs one more full-length step, not a wrong capacity (the quick
 # profile's 3 s probes cut its ladders from about 11 full steps a scenario to about 8 probes and 2
 # full steps). Smoke only checks that the runner works.
+# The quick cap is 120 s since method v4 gives every scenario a fresh process and waits for a JVM's
+# JIT to fall quiet: java-spring alone needed ~65 s of load at 600 req/s of join-filter before its
+# compiler threads did (issue 52), and 60 s left most JVM records short of steady state. The cap
+# is provisional until the time every JVM stack takes under the rule is measured on a quiet
+# machine (docs/method.md, Steady state).
 OPEN_TIMING = {
     "smoke": OpenTiming(step_s=3, step_requests=0, probe_s=2, window_s=1, cap_s=20, replication_stage_s=3),
-    "quick": OpenTiming(step_s=10, step_requests=2_000, probe_s=3, window_s=3, cap_s=60, replication_stage_s=3),
+    "quick": OpenTiming(step_s=10, step_requests=2_000, probe_s=3, window_s=3, cap_s=120, replication_stage_s=3),
     "full": OpenTiming(step_s=60, step_requests=2_000, probe_s=10, window_s=5, cap_s=600, replication_stage_s=600),
 }
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -72,8 +73,20 @@ ACTIONLINT = Tool(
 CACHE = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "bench-tools"
 
 
+# `./bench test` asks for oha from two threads: the builds ahead (bench.testing.prefetch) and each
+# stack's resilience case. One build of a tool at a time, the second caller finding it done; a
+# lock per tool, so that waiting for oha never means waiting for k6 too.
+_building = {tool.name: threading.Lock() for tool in (*TOOLS, KUSTOMIZE, KUBECONFORM, ACTIONLINT)}
+_other = threading.Lock()
+
+
 def ensure(tool: Tool, on_progress: Callable[[str], object] | None = None) -> Path:
     """Builds the pinned version once per machine; later calls only check the link."""
+    with _building.get(tool.name, _other):
+        return _ensure(tool, on_progress)
+
+
+def _ensure(tool: Tool, on_progress: Callable[[str], object] | None) -> Path:
     paths.ensure_dirs()
     if not tool.cached.exists():
         if shutil.which(tool.needs) is None:

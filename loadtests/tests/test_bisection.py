@@ -29,7 +29,6 @@ def _cpu(loadgen_share: float) -> RoleCpu:
         CpuTimes(5.0, 3.0, 10 * loadgen_share),
         wall_s=10.0,
         requests=10_000,
-        active_s=10.0,
     )
 
 

@@ -292,8 +292,13 @@ def test_the_published_raw_files_render_and_answer_the_study_s_ratios(tmp_path):
     section = text[text.index("## Claims") :]
     row = next(line for line in section.splitlines() if "study-read-heavy-mvc-jersey" in line)
     assert "read-heavy: " in row and "not measured yet" not in row
-    # The publication measured every row every claim names, variants included.
-    assert "_not measured yet_" not in section
+    # The publication measured every row of every claim made before it, variants included; a claim
+    # on a stack added since (docs/claims.toml's fastify-over-express) waits for the next one.
+    published = {path.name.partition("--")[0] for path in raw.glob("*.json")}
+    for claim in load_claims():
+        line = next(line for line in section.splitlines() if f"**{claim.id}**" in line)
+        if set(claim.rows) <= published:
+            assert "_not measured yet_" not in line, claim.id
     assert section.count("| **") >= len(load_claims())
     variants = text[text.index("## Variants") :]
     assert "| @n-plus-one: " in variants and "| @jdbc-bounded-elastic: " in variants

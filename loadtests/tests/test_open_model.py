@@ -224,7 +224,6 @@ def _cpu(split: CpuSplit, *, app: float, postgres: float, loadgen: float, wall: 
         CpuTimes(100.0 + app, 50.0 + postgres, 20.0 + loadgen),
         wall_s=wall,
         requests=10_000,
-        active_s=wall,
     )
 
 

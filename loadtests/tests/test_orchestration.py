@@ -3,15 +3,10 @@ that write the summaries the real ones write, and a fake cgroup v1 tree whose co
 fakes charge. PostgreSQL is real (the lost-write check and the SQL counts need it)."""
 
 import json
-import os
 import shutil
 import subprocess
 import sys
-import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
-from types import SimpleNamespace
-from typing import Any, cast
 
 import pytest
 from conftest import fake_cgroup_v1
@@ -23,13 +18,11 @@ from bench.measure import Plan, kept_records, observed_runs
 from bench.measure.host import cgroups, environment
 from bench.measure.host.roles import Roles
 from bench.measure.plan.estimate import Observed
-from bench.measure.run import stack_run
 from bench.measure.run.orchestrate import run_plan
 from bench.profiles import OPEN_TIMING
 from bench.records import Cap, Caps, CpuSplit, RawResult
 from bench.records.steps import LadderStep, Stage
 from bench.scenarios import SCENARIOS
-from bench.stacks import Running
 
 pytestmark = pytest.mark.postgres
 FAKES = Path(__file__).with_name("fakes")
@@ -97,72 +90,16 @@ def test_a_run_of_every_load_tool_writes_records_that_match_the_schema(pg_cluste
         assert stage.app_peak_memory_bytes == 30 << 20 and stage.oom_kills == 0 and not stage.oom
         assert stage.sql_statements is not None and stage.sql_statements >= 0 and stage.client_bound is False
     assert join.idle_memory_bytes == 20 << 20 and join.cgroups == "v1"
-    # One process served the three scenarios in turn, stopped (exit 0) after the last.
-    assert [r.served_before for r in records] == [[], ["join-filter"], ["join-filter", "mixed"]]
-    assert [r.app_exit_code for r in records] == [None, None, 0]
-    assert len({(r.startup_s, r.idle_memory_bytes) for r in records}) == 1
-    assert (tmp_path / "logs" / "run" / "demo-run1-server.log").exists()
+    # Each scenario had a process of its own (method v4), stopped (exit 0) after it.
+    assert [r.served_before for r in records] == [None, None, None]
+    assert [r.app_exit_code for r in records] == [0, 0, 0]
+    logs = sorted(p.name for p in (tmp_path / "logs" / "run").glob("demo-*-server.log"))
+    assert logs == [f"demo-{name}-run1-server.log" for name in ("avatar", "join-filter", "mixed")]
     assert join.lost_writes is None and mixed.lost_writes is not None and mixed.lost_writes.lost_writes == 0
     assert set(mixed.sql_per_request_by_endpoint) == set(SCENARIOS["mixed"].endpoints)
     (blast,) = avatar.stages
     assert (blast.vus, blast.requests, blast.errors, blast.error_count) == (10, 2_000, {}, 0)
     assert blast.latency_ms is not None and blast.latency_ms.p99 == pytest.approx(1.5)
-
-
-def test_a_stack_that_dies_between_scenarios_is_started_again_for_the_next(pg_cluster, setting, tmp_path, monkeypatch):
-    stack, root, tools = setting
-    original = stack_run._load_and_check
-
-    def then_killed(ctx, stack, scenario, label, running, *args):
-        outcome = original(ctx, stack, scenario, label, running, *args)
-        if scenario.name == "join-filter":
-            running.proc.kill()
-            running.proc.wait()
-        return outcome
-
-    monkeypatch.setattr(stack_run, "_load_and_check", then_killed)
-    scenarios = [SCENARIOS["join-filter"], SCENARIOS["avatar"]]
-    split = CpuSplit(app="0", postgres="0", loadgen="0")
-    plan = Plan([stack], scenarios, "smoke", 1, split, tmp_path / "out", ceilings=False, cgroup_root=root)
-
-    join, avatar = run_plan(plan, pg_cluster, tools, CAPS)
-
-    assert join.failed is None and join.app_exit_code == -9
-    assert avatar.failed is None and avatar.served_before == [] and avatar.app_exit_code == 0
-
-
-def test_a_stack_still_up_must_serve_again_on_the_replaced_database(monkeypatch):
-    """Its pool's connections ended with the old database: 503s until it replaces them."""
-    answers = iter([503, 503] + [200] * 1000)
-
-    class Handler(BaseHTTPRequestHandler):
-        def do_GET(self):
-            self.send_response(next(answers) if os.environ.get("FAKE_RECOVERS") else 503)
-            self.send_header("Content-Length", "0")
-            self.end_headers()
-
-        def log_message(self, *args):
-            pass
-
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    alive = subprocess.Popen(["sleep", "60"])
-    running = Running(
-        cast(Any, SimpleNamespace(name="demo")), alive, f"http://127.0.0.1:{server.server_port}", Path("demo.log"), 1.0
-    )
-    try:
-        monkeypatch.setenv("FAKE_RECOVERS", "1")
-        stack_run.serving_again(running)
-        monkeypatch.delenv("FAKE_RECOVERS")
-        monkeypatch.setattr(stack_run, "SERVING_AGAIN_S", 1.0)
-        with pytest.raises(
-            BenchError, match=r"demo did not serve GET /items/1 again within 1 s .*\(last answers: 503\)"
-        ):
-            stack_run.serving_again(running)
-    finally:
-        server.shutdown()
-        alive.kill()
-        alive.wait()
 
 
 def test_a_stack_that_does_not_start_is_a_failed_record_not_a_failed_run(pg_cluster, setting, tmp_path):

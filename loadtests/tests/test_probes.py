@@ -84,18 +84,20 @@ def test_with_cgroups_the_app_cost_comes_from_its_group(tmp_path):
     assert stage.resources is not None and stage.resources.samples >= 1 and stage.resources.threads_peak is None
 
 
-def test_shares_are_over_the_time_the_load_ran_not_the_load_generators_whole_process(tmp_path):
+def test_a_share_is_the_cpu_over_the_wall_time_between_its_two_readings(tmp_path):
+    """However short the load generator says it was sending, the app's CPU is divided by the
+    time between the readings around it, so that no share exceeds the CPU set (method v4)."""
     root = fake_cgroup_v1(tmp_path / "cgroup")
     roles = Roles(SPLIT, CAPS, [], root=root)
     app, loadgen = (root / "cpuacct" / roles.cg.parent / role for role in ("app", "loadgen"))
     for group in (app, loadgen):
         (group / "cpuacct.usage").write_text("0")
     with StageMeter(roles, Statements(per_call=0)) as meter:
-        # k6 starting up, then 0.1 s of load in which the app used 0.05 s of its core.
         time.sleep(0.3)
-        (app / "cpuacct.usage").write_text("50000000")
-    closed = meter.stage(FIGURES.model_copy(update={"active_s": 0.1}))
-    assert closed.cpu is not None and closed.cpu.app_cpu_share == pytest.approx(0.5)
-    # Without the run's own time, the whole process's wall time dilutes the share.
-    whole = meter.stage(FIGURES)
-    assert whole.cpu is not None and whole.cpu.app_cpu_share < 0.2
+        # 0.25 s of the app's core in the 0.3 s or so between the readings.
+        (app / "cpuacct.usage").write_text("250000000")
+    assert meter.before is not None and meter.after is not None
+    wall = meter.after.at - meter.before.at
+    stage = meter.stage(FIGURES.model_copy(update={"active_s": 0.1}))
+    assert stage.cpu is not None and stage.cpu.app_cpu_share == pytest.approx(0.25 / wall)
+    assert stage.cpu.app_cpu_share <= 1.0

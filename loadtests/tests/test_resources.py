@@ -13,7 +13,7 @@ import pytest
 
 from bench.measure.host import cgroups
 from bench.measure.host.hsperf import NotPerfData, PerfData, open_jvms, perf_file
-from bench.measure.host.resources import ResourceSampler, Sessions, thread_count
+from bench.measure.host.resources import ResourceSampler, Sessions, resident_peak_bytes, thread_count
 from bench.postgres import Cluster
 
 GIB = 1 << 30
@@ -55,6 +55,7 @@ SERIAL: dict[str, int | str] = {
     "sun.gc.generation.1.space.0.used": 50 << 20,
     "sun.gc.metaspace.used": 90 << 20,
     "java.threads.live": 17,
+    "sun.ci.totalCompiles": 5_000,
 }
 
 
@@ -167,6 +168,7 @@ def test_a_step_records_peak_threads_sessions_gc_time_and_heap(tmp_path):
     set_long(path, "sun.gc.collector.0.time", 70_000_000)
     set_long(path, "sun.gc.collector.0.invocations", 11)
     set_long(path, "sun.gc.generation.1.space.0.used", 60 << 20)
+    set_long(path, "sun.ci.totalCompiles", 5_042)
     time.sleep(0.12)
     started = sampler.started
     resources = sampler.stop()
@@ -175,7 +177,9 @@ def test_a_step_records_peak_threads_sessions_gc_time_and_heap(tmp_path):
     assert resources.threads_peak == 210
     assert (resources.db_connections_held_peak, resources.db_connections_in_use_peak) == (10, 7)
     jvm = resources.jvm
-    assert jvm is not None and jvm.gc_pauses == 1
+    assert jvm is not None and jvm.gc_pauses == 1 and jvm.compilations == 42
+    # No compiler thread in this fake /proc: no compiler CPU.
+    assert jvm.compiler_cpu_s == 0.0
     assert jvm.heap_used_peak_bytes == (400 + 32) << 20
     # 30 ms of pauses over the step's wall time.
     assert jvm.gc_pause_ms_per_s == pytest.approx(30 / wall, rel=0.1)
@@ -214,3 +218,28 @@ def test_the_apps_sessions_are_counted_apart_from_the_runners_own(pg_cluster: Cl
         for conn in [*app, runner]:
             conn.close()
         sessions.close()
+
+
+def test_resident_memory_is_each_processs_high_water_mark_summed(tmp_path):
+    proc = tmp_path / "proc"
+    for pid, peak_kib in ((100, 40_960), (101, 1_024)):
+        (proc / str(pid)).mkdir(parents=True)
+        (proc / str(pid) / "status").write_text(f"Name:\tjava\nVmHWM:\t{peak_kib} kB\nVmRSS:\t512 kB\nThreads:\t3\n")
+    assert resident_peak_bytes([100, 101], proc) == (40_960 + 1_024) * 1024
+    assert resident_peak_bytes([999], proc) is None
+
+
+@pytest.mark.parametrize("version", ["v1", "v2"])
+def test_the_working_set_leaves_out_the_inactive_file_cache(tmp_path, version):
+    group = cgroups.Group(version, tmp_path, "app")
+    memory = tmp_path / "memory" / "app" if version == "v1" else tmp_path / "app"
+    memory.mkdir(parents=True)
+    usage, stat_key = (
+        ("memory.usage_in_bytes", "total_inactive_file") if version == "v1" else ("memory.current", "inactive_file")
+    )
+    (memory / usage).write_text(str(300 << 20))
+    # A log file's pages, read once and never again, are the inactive cache.
+    (memory / "memory.stat").write_text(f"cache {120 << 20}\n{stat_key} {100 << 20}\nrss {180 << 20}\n")
+    assert group.working_set_bytes() == 200 << 20
+    (memory / "memory.stat").unlink()
+    assert group.working_set_bytes() == 300 << 20

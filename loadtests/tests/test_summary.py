@@ -255,3 +255,24 @@ def test_the_analysis_quotes_the_memory_ladder_and_the_fault_run(tmp_path):
     analysis.write_text("{{serving-again java-jersey}}\n")
     with pytest.raises(BenchError, match="no fault run of java-jersey"):
         suite(tmp_path / "again", analysis)
+
+
+def test_a_run_that_held_no_rate_counts_as_0_in_the_summary_and_in_the_claims_alike(tmp_path):
+    """One rule (docs/method.md, "A run that held no rate"): the summary's median and the claim's
+    ratio both count it as 0 req/s, so results.md cannot print two ratios for the same pair."""
+    records = []
+    for run in (1, 2, 3):
+        records.append(join("java-jersey", run, [250.0, 400.0, 630.0], 1000.0))
+        # java-spring's second run held nothing; its others held 630.
+        records.append(
+            join("java-spring", run, [] if run == 2 else [250.0, 400.0, 630.0], 250.0 if run == 2 else 1000.0)
+        )
+    write(tmp_path / "raw", records)
+    text = report.render(tmp_path / "raw", tmp_path / "results.md", tmp_path / "charts").read_text()
+    capacity = rows(text, "## Summary", "At a rate every stack held")
+    # The median of 0, 630 and 630 is 630 either way; the range reaches 0, and the ladder table says why.
+    assert capacity["java-spring"][0].startswith("630 (T")
+    assert "held no rate in 1 of 3 runs (as 0 req/s)" in text
+    claim = next(line for line in text.splitlines() if line.startswith("| **study-join-filter-mvc-jersey**"))
+    # java-spring ÷ java-jersey over the runs: 0/630 at the low end, so the ratio's range reaches 0.
+    assert "join-filter: 1.00 (0.00–1.00) over 3 and 3 runs" in claim

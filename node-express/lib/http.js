@@ -1,5 +1,5 @@
 // Request and response plumbing shared by the routers.
-import { STATUS_CODES } from 'node:http'
+import { STATUS_CODES, createServer } from 'node:http'
 import express from 'express'
 import { parse } from 'lossless-json'
 import { HttpError } from './errors.js'
@@ -15,7 +15,29 @@ import { parseId } from './validation.js'
 // 15 significant digits), and JSON.parse reads that body. Strings are not told apart from
 // numbers by this test, so a description such as "1e9" only costs the slow parser, never
 // precision. lib/validation.js judges either kind of number by its exact decimal value.
-const readText = express.text({ type: () => true, limit: '1mb' })
+const MAX_BODY_BYTES = 1024 * 1024
+const readText = express.text({ type: () => true, limit: MAX_BODY_BYTES })
+
+// The body bytes that all requests together may be reading and parsing at once: 8 bodies of
+// 1 MiB, or some 1,600 ordinary ones. A body being parsed is held about three times over (the
+// chunks read, the text decoded from them, the strings parsed out of it), so bodies keep at most
+// about 25 MiB alive however many arrive at once; the one event loop parses them in turn, so a
+// larger budget only keeps the rest of a burst waiting for their 503 (README.md, "Limits"). The
+// chunks are Buffers, outside the heap that --max-old-space-size bounds.
+export const bodyBudget = { available: 8 * 1024 * 1024 }
+
+// What a body takes of the budget until its request is answered: its declared length, or the
+// whole 1 MiB when it comes chunked or declares more (it is read up to there, then a 413).
+function takeBodyBudget(req, res) {
+  const declared = req.headers['content-length']
+  const size = declared === undefined ? MAX_BODY_BYTES : Math.min(Number(declared), MAX_BODY_BYTES)
+  if (size > bodyBudget.available) return false
+  bodyBudget.available -= size
+  res.once('close', () => {
+    bodyBudget.available += size
+  })
+  return true
+}
 
 const MAY_BE_INEXACT_AS_DOUBLE = /[0-9](?:[eE]|[0-9.]{15})/
 
@@ -30,12 +52,18 @@ function isJson(contentType) {
   return contentType?.split(';', 1)[0].trim().toLowerCase() === 'application/json'
 }
 
-// For POST and PUT: 415 unless the Content-Type is JSON, then 413 from the reader, then 400
-// unless the body is JSON (null, 42 and "x" are JSON: they parse and fail validation with 422).
-// It runs after the route and the path id were checked.
+// For POST and PUT: 415 unless the Content-Type is JSON, 503 when the body does not fit in what
+// is left of the body budget, then 413 from the reader, then 400 unless the body is JSON (null,
+// 42 and "x" are JSON: they parse and fail validation with 422). It runs after the route and the
+// path id were checked.
 export function jsonBody(req, res, next) {
   if (!isJson(req.get('Content-Type'))) {
     next(new HttpError(415, 'Content-Type must be application/json'))
+    return
+  }
+  if (!takeBodyBudget(req, res)) {
+    // The body stays unread, so the connection cannot carry another request.
+    next(new HttpError(503, 'the server is busy, try again shortly', { headers: { Connection: 'close' } }))
     return
   }
   readText(req, res, (err) => {
@@ -106,7 +134,28 @@ export function onClientError(err, socket) {
   socket.destroy(err)
 }
 
-// The app's HTTP server, as server.js and the tests start it.
+// A request's headers have 10 s to arrive, whole (API.md, "Overload and slow clients"). Node
+// looks for connections past it once every connectionsCheckingInterval (30 s by default), so a
+// connection is closed between headersTimeout and headersTimeout + the interval after its request
+// began: 9 s and a check every second close it within the 10 s.
+const SERVER_OPTIONS = { headersTimeout: 9_000, connectionsCheckingInterval: 1_000 }
+
+// Connections the kernel queues for the one event loop to accept. Node's default, 511, is
+// overrun by a burst while the loop parses bodies, and the kernel then drops the connections
+// past it unanswered; at 4,096 (Linux's somaxconn, Go's choice) they wait and get their 503.
+const BACKLOG = 4096
+
+// The app's HTTP server, as server.js and the tests start it: Express's app.listen, with the
+// settings above, which it cannot pass. As there, the callback is called once: when listening,
+// or with the error that prevented it.
 export function listen(app, port, host, callback) {
-  return app.listen(port, host, callback).on('clientError', onClientError)
+  const server = createServer(SERVER_OPTIONS, app).on('clientError', onClientError)
+  const address = { port, host, backlog: BACKLOG }
+  if (!callback) return server.listen(address)
+  let done = (err) => {
+    done = () => {}
+    callback(err)
+  }
+  server.once('error', (err) => done(err))
+  return server.listen(address, () => done())
 }

@@ -6,7 +6,7 @@ import { connect } from 'node:net'
 import { after, before, describe, it } from 'node:test'
 import app from '../app.js'
 import { close as closeDatabase } from '../db/index.js'
-import { listen } from '../lib/http.js'
+import { bodyBudget, listen } from '../lib/http.js'
 
 let server
 let base
@@ -200,6 +200,26 @@ describe('request bodies', () => {
     await expectProblem(over, 413)
   })
 
+  it('answers 503 and closes the connection for a body that does not fit in the budget', async () => {
+    const json = { 'Content-Type': 'application/json' }
+    const budget = bodyBudget.available
+    try {
+      // Other requests' bodies hold the rest of the budget: one byte short for this one.
+      bodyBudget.available = Buffer.byteLength(valid) - 1
+      const response = await request('POST', '/categories', { body: valid, headers: json })
+      assert.equal((await expectProblem(response, 503)).detail, 'the server is busy, try again shortly')
+      assert.equal(response.headers.get('connection'), 'close')
+      // A chunked body counts as the 1 MiB it may grow to.
+      bodyBudget.available = 1048576 - 1
+      const chunked = await fetch(`${base}/categories`, { method: 'POST', body: new Blob([valid]).stream(), duplex: 'half', headers: json })
+      await expectProblem(chunked, 503)
+      // Requests without a body are served as ever.
+      assert.equal((await request('GET', '/categories/7')).status, 200)
+    } finally {
+      bodyBudget.available = budget
+    }
+  })
+
   it('answers 422 for JSON that is not an object', async () => {
     for (const json of [null, [], 'x', 42]) await expectInvalidFields(await request('POST', '/items', { json }), [''])
   })
@@ -327,5 +347,31 @@ describe('keep-alive', () => {
   it('still answers a request it cannot parse with 400 and closes', async () => {
     const received = await pipelined(['GET /categories/7 HTTP/1.1\r\nHost: t\r\nBad Header\r\n\r\n'])
     assert.match(received, /^HTTP\/1\.1 400 Bad Request\r\n/)
+  })
+})
+
+describe('slow clients', () => {
+  it('closes with 408 a connection whose headers are not all there within 10 s, others served meanwhile', async () => {
+    const started = Date.now()
+    const received = await new Promise((resolve, reject) => {
+      const socket = connect(server.address().port, '127.0.0.1')
+      let answer = ''
+      let line = 0
+      // A header line every 5 s, never the blank line that ends them.
+      const trickle = setInterval(() => socket.write(`X-Slow: ${++line}\r\n`), 5000)
+      socket.setEncoding('latin1')
+      socket.setTimeout(15000, () => socket.destroy(new Error('still open after 15 s')))
+      socket.on('data', (chunk) => { answer += chunk })
+      socket.on('close', () => {
+        clearInterval(trickle)
+        resolve(answer)
+      })
+      socket.on('error', reject)
+      socket.write('GET /categories/7 HTTP/1.1\r\nHost: t\r\n')
+      request('GET', '/categories/7').then((response) => assert.equal(response.status, 200)).catch(reject)
+    })
+    const after = Date.now() - started
+    assert.match(received, /^HTTP\/1\.1 408 Request Timeout\r\n/)
+    assert.ok(after >= 9000 && after <= 10500, `closed after ${after} ms`)
   })
 })

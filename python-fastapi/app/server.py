@@ -13,6 +13,7 @@ from typing import NoReturn
 
 import asyncpg
 from granian.constants import HTTPModes, Interfaces, Loops
+from granian.http import HTTP1Settings
 from granian.log import LogLevels
 from granian.server import Server
 
@@ -21,6 +22,13 @@ from app.core.config import ConfigError, Settings, get_settings
 APP = "app.main:app"
 # SIGTERM lets in-flight requests finish, but not longer than this (the contract allows 10 s).
 GRACEFUL_SHUTDOWN_S = 8
+# A request's headers have this long to arrive, whole (API.md, "Overload and slow clients"); on
+# a kept-alive connection the clock starts when the previous answer is sent.
+HEADER_READ_TIMEOUT_MS = 10_000
+# The connections the worker holds at once; past it granian stops accepting. Its default
+# (backlog / workers: 1,024) let a crowd of slow clients take every place until their headers
+# timed out. At about 20 KB a connection, 8,192 cost some 160 MiB (README.md, "Limits").
+BACKPRESSURE = 8192
 
 
 def fail(message: str) -> NoReturn:
@@ -45,6 +53,8 @@ def serve(settings: Settings) -> None:
         runtime_threads=1,
         loop=Loops.uvloop,
         http=HTTPModes.http1,
+        http1_settings=HTTP1Settings(header_read_timeout=HEADER_READ_TIMEOUT_MS),
+        backpressure=BACKPRESSURE,
         websockets=False,
         log_access=settings.LOG_REQUESTS,
         log_level=LogLevels.info if settings.LOG_REQUESTS else LogLevels.warning,

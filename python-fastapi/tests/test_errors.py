@@ -4,6 +4,7 @@ from typing import Any
 import pytest
 from httpx import AsyncClient
 
+from app.api.deps import body_budget
 from tests.utils import JSON, assert_problem, send_json
 
 pytestmark = pytest.mark.anyio
@@ -134,6 +135,34 @@ async def test_body_of_exactly_1_mib_is_read(client: AsyncClient) -> None:
     assert_problem(
         await client.post("/categories", content=category_body_of_size(MIB), headers=JSON), 422, {"name"}
     )
+
+
+async def test_body_over_what_is_left_of_the_budget_is_503_and_not_read(
+    client: AsyncClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    payload = category_body_of_size(1000)
+    read = False
+
+    async def chunks() -> AsyncIterator[bytes]:
+        nonlocal read
+        read = True
+        yield payload
+
+    # Other requests' bodies hold the rest of the budget: one byte short for this body.
+    monkeypatch.setattr(body_budget, "available", len(payload) - 1)
+    response = await client.post("/categories", content=payload, headers=JSON)
+    assert assert_problem(response, 503)["detail"] == "the server is busy, try again shortly"
+    assert response.headers["connection"] == "close"
+    # A chunked body counts as the 1 MiB it may grow to.
+    monkeypatch.setattr(body_budget, "available", MIB - 1)
+    assert_problem(await client.post("/categories", content=chunks(), headers=JSON), 503)
+    assert not read
+    # Requests without a body are served as ever.
+    assert (await client.get("/categories/1")).status_code == 200
+
+    monkeypatch.setattr(body_budget, "available", MIB)
+    assert_problem(await client.post("/categories", content=chunks(), headers=JSON), 422, {"name"})
+    assert body_budget.available == MIB
 
 
 @pytest.mark.parametrize("raw", [b"", b"{", b'{"code": "X",}', b"NaN", b'{"code": "X"} x', b"\xff\xfe"])

@@ -2,28 +2,36 @@
 //! write the database at `DATABASE_URL` (seeded with db/seed.sql); the others never reach it.
 //! Tests named `stock_*` ask a fake stock upstream started in the test.
 
+use std::convert::Infallible;
 use std::sync::Arc;
 use std::time::Duration;
 
 use axum::Router;
-use axum::body::Body;
+use axum::body::{Body, Bytes};
 use axum::extract::Path;
 use axum::http::{HeaderMap, Method, Request, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get as route_get;
 use http_body_util::BodyExt;
+use http_body_util::channel::Channel;
 use rust_axum::db;
-use rust_axum::http::{ApiContext, Avatar, router};
+use rust_axum::http::{ApiContext, Avatar, BODY_BUDGET, BodyBudget, router, serve_app};
 use rust_axum::stock::StockClient;
 use serde_json::{Value, json};
 use sqlx::postgres::PgPoolOptions;
-use tokio::net::TcpListener;
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::{TcpListener, TcpStream};
+use tokio::time::Instant;
 use tower::ServiceExt;
 
 /// Nothing listens on port 1: a stock upstream there refuses every connection.
 const NO_UPSTREAM: &str = "http://127.0.0.1:1";
 
 fn app_with(db: sqlx::PgPool, stock_url: &str) -> Router {
+    app_with_budget(db, stock_url, BODY_BUDGET)
+}
+
+fn app_with_budget(db: sqlx::PgPool, stock_url: &str, body_budget: usize) -> Router {
     router(ApiContext {
         db,
         avatar: Arc::new(Avatar {
@@ -31,6 +39,7 @@ fn app_with(db: sqlx::PgPool, stock_url: &str) -> Router {
             count: 3,
         }),
         stock: StockClient::new(&stock_url.parse().unwrap()).unwrap(),
+        bodies: BodyBudget::new(body_budget),
     })
 }
 
@@ -274,6 +283,91 @@ async fn body_size_limit_is_exactly_one_mebibyte() {
     assert_problem(&reply, StatusCode::UNPROCESSABLE_ENTITY);
     let reply = send_json(&app, Method::POST, "/categories", body_of((1 << 20) + 1)).await;
     assert_problem(&reply, StatusCode::PAYLOAD_TOO_LARGE);
+}
+
+#[tokio::test]
+async fn a_body_over_what_is_left_of_the_budget_is_503_and_closes_the_connection() {
+    // A category body of exactly 100 bytes whose code is blank, so nothing reaches the database.
+    let body = format!(r#"{{"code":"","name":"{}"}}"#, "n".repeat(79));
+    assert_eq!(body.len(), 100);
+
+    let app = app_with_budget(unreachable_db(), NO_UPSTREAM, 99);
+    let reply = send_json(&app, Method::POST, "/categories", body.clone()).await;
+    assert_problem(&reply, StatusCode::SERVICE_UNAVAILABLE);
+    assert_eq!(
+        reply.body["detail"],
+        "the server is busy, try again shortly"
+    );
+    assert_eq!(reply.headers[header::CONNECTION], "close");
+    // Requests without a body take nothing of it.
+    assert_eq!(get(&app, "/avatar").await.status, StatusCode::FOUND);
+
+    let app = app_with_budget(unreachable_db(), NO_UPSTREAM, 100);
+    let reply = send_json(&app, Method::POST, "/categories", body.clone()).await;
+    assert_problem(&reply, StatusCode::UNPROCESSABLE_ENTITY);
+    // A chunked body takes the whole 1 MiB it may grow to.
+    let (mut sender, chunked) = Channel::<Bytes, Infallible>::new(1);
+    sender.send_data(Bytes::from(body)).await.unwrap();
+    drop(sender);
+    let reply = send_json(&app, Method::POST, "/categories", Body::new(chunked)).await;
+    assert_problem(&reply, StatusCode::SERVICE_UNAVAILABLE);
+}
+
+/// The server as `main` runs it, on a port of its own, with `app_without_db`.
+async fn serve_without_db() -> std::net::SocketAddr {
+    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let address = listener.local_addr().unwrap();
+    tokio::spawn(serve_app(
+        listener,
+        app_without_db(),
+        std::future::pending(),
+    ));
+    address
+}
+
+#[tokio::test]
+async fn request_headers_not_all_there_after_10_s_close_the_connection() {
+    let address = serve_without_db().await;
+    let started = Instant::now();
+    let mut slow = TcpStream::connect(address).await.unwrap();
+    slow.write_all(b"GET /avatar HTTP/1.1\r\nHost: test\r\n")
+        .await
+        .unwrap();
+
+    // A header line every 5 s, never the blank line that ends them; meanwhile another
+    // connection is answered as ever.
+    let mut next_line =
+        tokio::time::interval_at(started + Duration::from_secs(5), Duration::from_secs(5));
+    let mut other = TcpStream::connect(address).await.unwrap();
+    other
+        .write_all(b"GET /avatar HTTP/1.1\r\nHost: test\r\nConnection: close\r\n\r\n")
+        .await
+        .unwrap();
+    let mut answer = Vec::new();
+    other.read_to_end(&mut answer).await.unwrap();
+    assert!(answer.starts_with(b"HTTP/1.1 302 "), "{answer:?}");
+
+    let mut buffer = [0; 256];
+    let closed = tokio::time::timeout(Duration::from_secs(15), async {
+        for line in 1.. {
+            tokio::select! {
+                read = slow.read(&mut buffer) => return read,
+                _ = next_line.tick() => {
+                    slow.write_all(format!("X-Slow: {line}\r\n").as_bytes()).await?;
+                }
+            }
+        }
+        unreachable!()
+    })
+    .await
+    .expect("the connection is still open after 15 s");
+    // Closed without an answer (a reset, if the last line was still unread).
+    assert!(matches!(closed, Ok(0) | Err(_)), "{closed:?}");
+    let after = started.elapsed();
+    assert!(
+        (Duration::from_secs(10)..Duration::from_secs(11)).contains(&after),
+        "closed after {after:?}"
+    );
 }
 
 #[tokio::test]

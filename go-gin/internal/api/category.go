@@ -35,7 +35,7 @@ func (s *Server) getCategory(c *gin.Context) error {
 
 func (s *Server) createCategory(c *gin.Context) error {
 	var req categoryRequest
-	if err := bindJSON(c, &req); err != nil {
+	if err := s.bindJSON(c, &req); err != nil {
 		return err
 	}
 	category, err := s.store.CreateCategory(c, req.input())
@@ -53,7 +53,7 @@ func (s *Server) updateCategory(c *gin.Context) error {
 		return err
 	}
 	var req categoryRequest
-	if err := bindJSON(c, &req); err != nil {
+	if err := s.bindJSON(c, &req); err != nil {
 		return err
 	}
 	category, err := s.store.UpdateCategory(c, int64(uri.ID), req.input())

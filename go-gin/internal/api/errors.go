@@ -92,6 +92,10 @@ func abortWithError(c *gin.Context, err error) {
 	case errors.Is(err, stock.ErrFailed):
 		slog.Warn("stock upstream failed", "path", c.Request.URL.Path, "error", err)
 		abortWithProblem(c, newProblem(http.StatusBadGateway, "the stock service gave no usable answer"))
+	case errors.Is(err, errBusy):
+		// The body was left unread: the connection cannot carry another request.
+		c.Header("Connection", "close")
+		abortWithProblem(c, newProblem(http.StatusServiceUnavailable, errBusy.Error()))
 	case errors.Is(err, store.ErrUnavailable):
 		slog.Warn("database unavailable", "method", c.Request.Method, "path", c.Request.URL.Path, "error", err)
 		abortWithProblem(c, newProblem(http.StatusServiceUnavailable, "the database is unavailable, try again shortly"))

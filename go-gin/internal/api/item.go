@@ -42,7 +42,7 @@ func (s *Server) getItem(c *gin.Context) error {
 
 func (s *Server) createItem(c *gin.Context) error {
 	var req itemRequest
-	if err := bindJSON(c, &req); err != nil {
+	if err := s.bindJSON(c, &req); err != nil {
 		return err
 	}
 	item, err := s.store.CreateItem(c, req.input())
@@ -60,7 +60,7 @@ func (s *Server) updateItem(c *gin.Context) error {
 		return err
 	}
 	var req itemRequest
-	if err := bindJSON(c, &req); err != nil {
+	if err := s.bindJSON(c, &req); err != nil {
 		return err
 	}
 	item, err := s.store.UpdateItem(c, int64(uri.ID), req.input())

@@ -132,7 +132,15 @@ func (r *itemRequest) input() store.ItemInput {
 
 const maxBodyBytes = 1 << 20
 
+// bodyBudget bounds the body bytes that all requests together may be reading and decoding at
+// once: 32 bodies of 1 MiB, or thousands of ordinary ones. Decoding a body holds about three
+// copies of it (the bytes read, the property's raw JSON, the decoded string), so bodies keep at
+// most about 100 MiB alive however many arrive, and the heap at most twice that (GOGC's 100).
+// README.md, "Limits".
+const bodyBudget = 32 << 20
+
 var (
+	errBusy            = errors.New("the server is busy, try again shortly")
 	errNotJSON         = errors.New("the body must be JSON (Content-Type: application/json)")
 	errUnreadableBody  = errors.New("the body could not be read")
 	errMalformedJSON   = errors.New("the body is not valid JSON")
@@ -154,11 +162,18 @@ func (e *invalidBodyError) Error() string { return e.detail }
 // "Notable choices"): it checks the Content-Type (415), reads at most 1 MiB (413) of JSON that
 // must parse whole (400) into an object (422 on the body), then binds the object's properties
 // and validates them with gin's validator and the `binding` tags (422, every field listed).
-func bindJSON(c *gin.Context, obj any) error {
+// A body that does not fit in what is left of the body budget is not read at all (503).
+func (s *Server) bindJSON(c *gin.Context, obj any) error {
 	mediaType, _, err := mime.ParseMediaType(c.GetHeader("Content-Type"))
 	if err != nil || mediaType != "application/json" {
 		return errNotJSON
 	}
+	weight := bodyWeight(c.Request)
+	if !s.bodies.TryAcquire(weight) {
+		return errBusy
+	}
+	// Once bound, obj holds only what passed validation, or it is answered at once (422).
+	defer s.bodies.Release(weight)
 	body, err := io.ReadAll(http.MaxBytesReader(c.Writer, c.Request.Body, maxBodyBytes))
 	if err != nil {
 		var tooLarge *http.MaxBytesError
@@ -194,6 +209,15 @@ func bindJSON(c *gin.Context, obj any) error {
 		return &invalidBodyError{detail: "the body has invalid fields", fields: invalid}
 	}
 	return nil
+}
+
+// bodyWeight is what reading the body may cost of the budget: its declared length, or the whole
+// 1 MiB when it comes chunked or declares more (it is read up to there, then a 413).
+func bodyWeight(r *http.Request) int64 {
+	if r.ContentLength >= 0 && r.ContentLength <= maxBodyBytes {
+		return r.ContentLength
+	}
+	return maxBodyBytes
 }
 
 // decodeProperties decodes each property into the field of obj (a pointer to a request struct)

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/gin-gonic/gin"
+	"golang.org/x/sync/semaphore"
 
 	"github.com/bench/go-gin/internal/config"
 	"github.com/bench/go-gin/internal/store"
@@ -40,11 +41,13 @@ type Server struct {
 	stock  Stock
 	config config.Config
 	router *gin.Engine
+	// bodies is the body budget: bytes of request bodies being read and decoded (bindJSON).
+	bodies *semaphore.Weighted
 }
 
 func NewServer(s Store, st Stock, cfg config.Config) *Server {
 	registerValidations()
-	server := &Server{store: s, stock: st, config: cfg}
+	server := &Server{store: s, stock: st, config: cfg, bodies: semaphore.NewWeighted(bodyBudget)}
 	server.setupRouter()
 	return server
 }

@@ -308,3 +308,56 @@ func TestDatabaseDownIs503(t *testing.T) {
 		decodeProblem(t, rec)
 	}
 }
+
+// While other requests' bodies hold the body budget, a body that does not fit is refused with
+// a 503 before any of it is read, and the connection is closed; a request without a body is
+// served as ever, and the body is taken again once the budget is free. A chunked body counts
+// as the whole 1 MiB it may grow to.
+func TestBodiesOverTheBudgetAre503(t *testing.T) {
+	tests := []struct {
+		name    string
+		chunked bool
+		held    int64 // of the budget, by other requests
+	}{
+		{"declared length one byte over what is left", false, bodyBudget - int64(len(validItem)) + 1},
+		{"chunked, 1 MiB not left", true, bodyBudget - maxBodyBytes + 1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			server := newTestServer(newFakeStore())
+			if !server.bodies.TryAcquire(tt.held) {
+				t.Fatal("the budget is smaller than the test assumes")
+			}
+			post := func() (*httptest.ResponseRecorder, *strings.Reader) {
+				body := strings.NewReader(validItem)
+				req := httptest.NewRequest("POST", "/items", body)
+				req.Header.Set("Content-Type", "application/json")
+				if tt.chunked {
+					req.ContentLength = -1
+				}
+				rec := httptest.NewRecorder()
+				server.Handler().ServeHTTP(rec, req)
+				return rec, body
+			}
+
+			rec, body := post()
+			if rec.Code != http.StatusServiceUnavailable || rec.Header().Get("Connection") != "close" {
+				t.Fatalf("status %d, Connection %q", rec.Code, rec.Header().Get("Connection"))
+			}
+			if p := decodeProblem(t, rec); p.Detail != "the server is busy, try again shortly" {
+				t.Fatalf("detail %q", p.Detail)
+			}
+			if body.Len() != len(validItem) {
+				t.Fatalf("%d bytes of the refused body were read", len(validItem)-body.Len())
+			}
+			if rec := serve(server, "GET", "/items/7", "", ""); rec.Code != http.StatusOK {
+				t.Fatalf("a read while the budget is taken: status %d", rec.Code)
+			}
+
+			server.bodies.Release(tt.held)
+			if rec, _ := post(); rec.Code != http.StatusCreated {
+				t.Fatalf("with the budget free: status %d, body %s", rec.Code, rec.Body)
+			}
+		})
+	}
+}

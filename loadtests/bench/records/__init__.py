@@ -33,6 +33,8 @@ from bench.records.steps import Ladder, Stage, SteadyState
 from bench.scenarios import SCENARIOS
 
 SCHEMA_VERSION = 1
+# The method's version the runner measures by (docs/method.md), written in every record's header.
+METHOD = 4
 
 Profile = Literal["smoke", "quick", "full", "soak"]
 FaultKind = Literal["db-restart"]
@@ -161,6 +163,10 @@ class RunHeader(Model):
     """What every record of one `./bench run` shares: where and how it was measured."""
 
     schema_version: Literal[1]
+    method: Literal[4] | None = None
+    """The method that measured it (docs/method.md): 4 for a fresh process per scenario, the JIT's
+    signal, shares over the wall time between readings and the machine's steal; absent in files
+    written before method v4."""
     profile: Profile
     machine: Machine
     versions: Versions

@@ -87,6 +87,21 @@ class JvmFigures(Model):
     ZGC keep these current as they allocate (a sample may miss the top of a saw-tooth); the serial
     collector, every standard JVM stack's, updates them at its collections only, so for it this is
     the heap left occupied after a collection (live objects and survivors)."""
+    compilations: NonNegativeInt | None = None
+    """Methods its JIT finished compiling during the step (sun.ci.totalCompiles); absent before
+    method v4."""
+    compiler_cpu_s: NonNegativeFloat | None = None
+    """CPU seconds its C1 and C2 compiler threads spent during the step (/proc/PID/task); absent
+    before method v4. A step measured while these are well above zero measured a JIT at work."""
+
+
+class HostFigures(Model):
+    """The machine around a step (method v4): the share of all its CPUs' time the hypervisor took
+    (steal, /proc/stat), and the share of the step's wall time in which some task waited for a CPU
+    (/proc/pressure/cpu's "some"; null without pressure stall information)."""
+
+    steal_share: Annotated[float, Field(ge=0, le=1)]
+    cpu_pressure_share: Annotated[float, Field(ge=0, le=1)] | None
 
 
 class Resources(Model):
@@ -101,6 +116,13 @@ class Resources(Model):
     bench database), the highest sample; null: the database was out of reach."""
     db_connections_in_use_peak: NonNegativeInt | None
     """Of those, the most at once not idle: running a statement, or idle in a transaction."""
+    working_set_peak_bytes: NonNegativeInt | None = None
+    """The app's cgroup memory less its inactive file cache, the highest sample: the figure to
+    compare across runtimes (absent before method v4)."""
+    resident_peak_bytes: NonNegativeInt | None = None
+    """The app's processes' peak resident memory since they started (VmHWM, summed), read at the
+    step's end: what a claim about a process's "real memory" is judged on (absent before method
+    v4)."""
     jvm: JvmFigures | None = None
     """A JVM's GC and heap; absent for other runtimes."""
     sampler_cpu_ms: NonNegativeFloat
@@ -144,6 +166,8 @@ class Stage(Model):
     """Every role's CPU and what bound the stage (absent in files before the ladder)."""
     resources: Resources | None = None
     """Threads, database connections and a JVM's GC and heap, sampled during the stage."""
+    host: HostFigures | None = None
+    """The machine's steal and CPU pressure during the stage (absent before method v4)."""
 
 
 StopReason = Literal["delivered", "dropped", "errors", "p99", "no-latency", "failed"]
@@ -188,6 +212,11 @@ class LadderStep(Model):
     probe: bool = False
     """A short probe step, which only guides the ladder: capacity rests on the full-length steps
     (false in files before the probes, whose steps are all full-length)."""
+    host: HostFigures | None = None
+    """The machine's steal and CPU pressure during the step (absent before method v4)."""
+    steal_reruns: list[Annotated[float, Field(ge=0, le=1)]] = Field(default_factory=list)
+    """The steal shares of earlier tries of this step, each over 2% of the machine's CPU time and
+    so run again; the step recorded is the last try (empty: the first try stood)."""
 
 
 class Ladder(Model):
@@ -219,7 +248,10 @@ class SteadyState(Model):
     rate_rps: PositiveFloat
     window_s: PositiveFloat
     cap_s: PositiveFloat
-    settled_by: Literal["cpu-per-request", "p50-latency"] = "cpu-per-request"
+    settled_by: Literal["cpu-per-request", "cpu-per-request-and-jit", "p50-latency"] = "cpu-per-request"
+    """cpu-per-request-and-jit (a HotSpot JVM, method v4): the CPU per request settled and, over
+    the last two windows, its JIT finished no compilation and its compiler threads used under 5%
+    of its CPU."""
     windows_cpu_ms_per_request: list[float | None]
     windows_app_cpu_share: list[float | None] | None = None
     """The app's share of its CPU set in each window; a window at 90% or more measured the core,
@@ -228,6 +260,11 @@ class SteadyState(Model):
     """The rate offered in each window: the scenario's warm rate, then a lower rate of its ladder
     after every four windows in a row at 90% or more of the app's CPU set. Only the windows at the
     last rate (`rate_rps`) are judged. Absent in files written before 2026-11-25."""
+    windows_compilations: list[int | None] | None = None
+    """A JVM's compilations finished in each window (sun.ci.totalCompiles); absent for other
+    runtimes and before method v4."""
+    windows_compiler_cpu_share: list[float | None] | None = None
+    """A JVM's compiler threads' CPU over its whole CPU in each window; absent as above."""
     windows_p50_ms: list[float | None] | None = None
     """The windows' median latency (ms), when settled by it."""
     time_s: NonNegativeFloat

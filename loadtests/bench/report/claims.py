@@ -34,7 +34,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 from bench import paths
 from bench.errors import BenchError
 from bench.report.figures import Cell, Spread, fmt, spread
-from bench.report.pairs import METRICS, fmt_ratio, ratio, shared_rate
+from bench.report.pairs import METRICS, Metric, fmt_ratio, ratio, shared_rate
 
 CLAIMS_PATH = paths.ROOT / "docs" / "claims.toml"
 
@@ -243,8 +243,23 @@ def measured_text(claim: Claim, found: list[Measured]) -> str:
             continue
         shown = fmt_ratio(m.value) if claim.expected != "within" else fmt_ratio(m.value, metric.digits)
         at = f" at {fmt(m.rate)} req/s" if m.rate is not None else ""
-        parts.append(f"{m.scenario}: {shown}{at}")
+        parts.append(f"{m.scenario}: {shown}{at} {rests_on(m, metric)}")
     return "; ".join(parts) or "–"
+
+
+def rests_on(m: Measured, metric: Metric) -> str:
+    """How many runs of each row a scenario's figure rests on, and how many of them never reached
+    steady state (method v4: no verdict rests on such a run without saying so)."""
+    counts, unsteady = [], []
+    for cell in m.cells:
+        known = sum(1 for v in metric.values(cell, m.rate) if v is not None)
+        runs = len(cell.records) + len(cell.failures)
+        counts.append(f"{known}" if known == runs else f"{known} of {runs}")
+        cold = sum(1 for r in cell.records if r.steady_state is not None and not r.steady_state.reached)
+        if cold:
+            unsteady.append(f"{cold} of {cell.stack.label}'s")
+    said = f"over {' and '.join(counts)} runs"
+    return said + (f", {' and '.join(unsteady)} not at steady state" if unsteady else "")
 
 
 VERDICT_MARKS = {

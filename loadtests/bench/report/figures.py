@@ -35,6 +35,12 @@ def median(values: Iterable[float | None]) -> float | None:
     return found.median if found else None
 
 
+def of_runs(known: int, runs: int) -> str:
+    """What a median over runs says when it rests on fewer than all of them (docs/method.md, "A run
+    that held no rate"); nothing when it rests on all."""
+    return f" ({known} of {runs} runs)" if known < runs else ""
+
+
 def fmt(value: float | None, digits: int = 0, scale: float = 1.0) -> str:
     if value is None:
         return "–"

@@ -12,7 +12,7 @@ from bench.judgement.ladder import decisive, stopping_step
 from bench.records import RawResult
 from bench.records.steps import LadderStep
 from bench.report.at_rate import held_points, held_step, reading_at
-from bench.report.figures import Cell, fmt, fmt_spread, median, noise_marks, spread
+from bench.report.figures import Cell, fmt, fmt_spread, median, noise_marks, of_runs, spread
 
 T = TypeVar("T")
 
@@ -30,11 +30,26 @@ def has_ladder(cells: list[Cell]) -> bool:
     return any(r.ladder is not None for c in cells for r in c.records)
 
 
-def capacities(cell: Cell) -> list[float | None]:
-    return [r.ladder.capacity_rps for r in cell.records if r.ladder is not None]
+def capacities(cell: Cell) -> list[float]:
+    """Each run's capacity, a run that held no rate counting as 0 req/s: it is below every rate
+    offered, and leaving it out would make a stack that failed a run look steadier. The one rule
+    for such a run in every figure of the report, the page and the claims (docs/method.md, "A run
+    that held no rate")."""
+    return [r.ladder.capacity_rps or 0.0 for r in cell.records if r.ladder is not None]
+
+
+def runs_without_rate(cell: Cell) -> int:
+    """The runs whose ladder held no rate at all."""
+    return sum(1 for r in cell.records if r.ladder is not None and r.ladder.capacity_rps is None)
+
+
+def runs_note(cell: Cell, runs: int) -> str:
+    """ " (2 of 3 runs)" when a run of the cell failed and its capacity rests on the others."""
+    return of_runs(len(capacities(cell)), runs)
 
 
 def median_capacity(cell: Cell) -> float | None:
+    """The median of `capacities`; None without a ladder."""
     return median(capacities(cell))
 
 
@@ -246,18 +261,23 @@ def ladder_table(scenario: str, cells: list[Cell], ceiling: Cell | None = None) 
         reading = reading_at(cell.records, common) if common is not None else None
         if reading is not None and 0 < reading.held_no_rate == reading.runs:
             notes.append("held no rate")
-        elif reading is not None and not reading.holds:
-            notes.append(f"at {fmt(common)} req/s: {reading.answer()}")
-        elif None in capacities(cell):
-            notes.append("held no rate in a run")
+        else:
+            if reading is not None and not reading.holds:
+                notes.append(f"at {fmt(common)} req/s: {reading.answer()}")
+            if runs_without_rate(cell):
+                notes.append(f"held no rate in {runs_without_rate(cell)} of {len(capacities(cell))} runs (as 0 req/s)")
         if cell.failures:
             notes.append(f"{len(cell.failures)} run(s) failed")
+        all_runs = len(cell.records) + len(cell.failures)
         columns = [
             cell.stack.label,
             ("≥ " if lower_bound(cell) else "") + fmt_spread(capacity),
             efficiency(cell, ceiling),
             *stopped_by(cell),
-            fmt(median(values_at(cell, common, p99_of)), 1) + (" †" if reading is not None and reading.probe else ""),
+            fmt(median(values_at(cell, common, p99_of)), 1)
+            + (" †" if reading is not None and reading.probe else "")
+            # The figures at the common rate rest on the runs with a step there; said once, here.
+            + (of_runs(len(values_at(cell, common, lambda s: s)), all_runs) if common is not None else ""),
             fmt(median(values_at(cell, common, lambda s: s.latency_ms.p999 if s.latency_ms else None)), 1),
             fmt(median(values_at(cell, common, lambda s: s.cpu_ms_per_request)), 3),
             fmt(median(values_at(cell, common, postgres_ms_of)), 3),

@@ -102,7 +102,7 @@ METRICS: dict[str, Metric] = {
         "req/s",
         0,
         False,
-        lambda cell, _: [0.0 if c is None else c for c in capacities(cell)],
+        lambda cell, _: list[float | None](capacities(cell)),
     ),
     "closed-rps": Metric("throughput at the highest closed-model stage", "req/s", 0, False, _closed_rps),
     "p99": Metric("p99", "ms", 1, True, _stepped(p99_of)),

@@ -289,7 +289,8 @@ def _scenario_figures(cell: Cell, common: float | None, href: dict[int, str]) ->
     stopped, bound = stopped_by(cell)
     at_common = reading_at(cell.records, common) if common is not None else None
     return {
-        "capacity": figure((r.ladder.capacity_rps, href[id(r)]) for r in laddered if r.ladder is not None),
+        # A run that held no rate counts as 0 req/s, as everywhere (bench.report.ladder.capacities).
+        "capacity": figure((r.ladder.capacity_rps or 0.0, href[id(r)]) for r in laddered if r.ladder is not None),
         "tier": None,
         "capacity_lower_bound": lower_bound(cell),
         "held_no_rate": any(r.ladder is not None and r.ladder.capacity_rps is None for r in laddered),

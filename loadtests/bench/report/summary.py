@@ -18,6 +18,7 @@ from bench.report.ladder import (
     last_steps,
     lower_bound,
     median_capacity,
+    runs_note,
 )
 from bench.report.tables import measured_at
 from bench.report.tiers import tier_line, tier_of, tiers
@@ -157,7 +158,7 @@ def summary_section(
         cold = [r for r in mine if not r.served_before]
         capacity = [
             f"{'≥ ' if lower_bound(cell_of[(s, name)]) else ''}{fmt(median_capacity(cell_of[(s, name)]))}"
-            f" (T{tier_numbers[s][name]})"
+            f" (T{tier_numbers[s][name]}){runs_note(cell_of[(s, name)], runs)}"
             if (s, name) in cell_of
             else "–"
             for s in scenarios
@@ -196,7 +197,8 @@ def summary_section(
     for s in scenarios:
         said = bound_sentence(laddered[s])
         held = [median_capacity(c) for c in laddered[s]]
-        known = [h for h in held if h is not None]
+        # A median of 0 req/s: most of the stack's runs held no rate.
+        known = [h for h in held if h]
         span = (
             "no stack held a rate"
             if not known

@@ -20,9 +20,8 @@ class Tier:
 
 
 def capacity_range(cell: Cell) -> Spread | None:
-    """Capacity over the runs, a run that held no rate counting as 0 req/s: it is below every
-    rate offered, and leaving it out would make a stack that failed a run look steadier."""
-    return spread(0.0 if c is None else c for c in capacities(cell))
+    """Capacity over the runs (a run that held no rate as 0 req/s: `capacities`)."""
+    return spread(capacities(cell))
 
 
 def tiers(cells: list[Cell]) -> list[Tier]:

@@ -1,7 +1,8 @@
 """`./bench test`: the rows of its table and the steps in them.
 
 pipeline      each stack's row: build, own tests, conformance suite (bench.conformance), SIGTERM
-              check, fuzz pass
+              check, resilience case, fuzz pass
+resilience    the resilience case of one stack under its cap: an oversized body, bursts, slow clients
 fuzzing       the fuzz pass of one stack (bench.fuzz), bounded in ./bench test
 runner        the runner's row: ruff and mypy, the deploy/k8s check, ESLint and actionlint, its own tests
 changed       the stacks a change since a git revision touches (./bench test --changed)

@@ -1,5 +1,5 @@
 """`./bench test` per stack: its build, its own tests, the conformance suite and the SIGTERM
-check, a bounded fuzz pass; a variant's row."""
+check, the resilience case under its cap, a bounded fuzz pass; a variant's row."""
 
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ from bench.manifest import Stack
 from bench.postgres import Cluster
 from bench.testing import StackResult
 from bench.testing.fuzzing import TEST_FUZZ_EXAMPLES, TEST_FUZZ_SECONDS, run_fuzz
+from bench.testing.resilience.step import run_resilience
 
 # Exit statuses after SIGTERM that count as a clean stop: 0, or 128 + 15 from a runtime (the JVM)
 # that reports the signal it ended on. Docker, Kubernetes and systemd count both as clean.
@@ -126,6 +127,7 @@ def run_stack(stack: Stack, cluster: Cluster) -> StackResult:
 
     if not _conformance_step(stack, cluster, result):
         return result
+    run_resilience(stack, cluster, result)
     with phases.timed(stack.name, "fuzz"):
         run_fuzz(stack, cluster, max_examples=TEST_FUZZ_EXAMPLES, seconds=TEST_FUZZ_SECONDS, result=result)
     return result
@@ -144,7 +146,8 @@ def run_stack_or_say_why(stack: Stack, cluster: Cluster) -> StackResult:
 
 def run_variant(variant: Stack, cluster: Cluster) -> StackResult:
     """A variant serves the whole contract too: built when it has a build of its own, then the
-    conformance suite and the SIGTERM check against it, as a row of its own."""
+    conformance suite and the SIGTERM check against it, as a row of its own. Not the resilience
+    case: a stack's row runs it once, for CI's time."""
     result = StackResult(variant.name)
     if _build_step(variant, result):
         _conformance_step(variant, cluster, result)

@@ -1,5 +1,6 @@
 """What `./bench test` builds ahead, beside the stacks' rows: the load generators for the smoke
-benchmark and the Docker path's engine, stand-ins and images.
+benchmark (oha alone for the stacks' resilience case when there is no smoke benchmark) and the
+Docker path's engine, stand-ins and images.
 
 A stack's row (its build, its tests, the conformance suite) keeps about one of the machine's two
 cores busy, and on a fresh machine the builds done here took 27 minutes after those rows, one
@@ -32,13 +33,14 @@ NICENESS = 19
 class Prefetch:
     """Builds ahead in a thread of its own; `wait()` before anything that measures."""
 
-    def __init__(self, *, smoke: bool, docker_stacks: list[Stack]) -> None:
+    def __init__(self, *, smoke: bool, docker_stacks: list[Stack], oha: bool = False) -> None:
         self.smoke = smoke
+        self.oha = oha
         self.docker_stacks = docker_stacks
         self._thread = threading.Thread(target=self._run, name="prefetch", daemon=True)
 
     def start(self) -> Prefetch:
-        if self.smoke or self.docker_stacks:
+        if self.smoke or self.oha or self.docker_stacks:
             self._thread.start()
         return self
 
@@ -64,9 +66,9 @@ class Prefetch:
                     say(f"{step} failed:\n{traceback.format_exc()}")
 
     def _tools(self, say: Callable[[str], object]) -> None:
-        if self.smoke:
-            for tool in tools.TOOLS:
-                tools.ensure(tool, on_progress=say)
+        # oha first (tools.TOOLS's order): the first stack's resilience case waits for it.
+        for tool in tools.TOOLS if self.smoke else (tools.OHA,) if self.oha else ():
+            tools.ensure(tool, on_progress=say)
 
     def _docker(self, say: Callable[[str], object]) -> None:
         if not self.docker_stacks or session.available() is not None:

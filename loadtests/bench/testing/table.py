@@ -15,6 +15,7 @@ def print_table(results: list[StackResult]) -> None:
         "own tests",
         "conformance",
         "shutdown",
+        "resilience",
         "fuzz",
         "benchmark",
         "docker",

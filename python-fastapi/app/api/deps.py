@@ -6,12 +6,14 @@ bad one with 400 (FastAPI's own validation says 422). Bodies are read here rathe
 FastAPI, because API.md checks in an order FastAPI does not: FastAPI reads and parses the body
 before it validates path and query parameters, and answers a non-JSON Content-Type with 422.
 Declared in the order path id, paging, body, the dependencies check: bad path id or query
-parameter (400) → Content-Type (415) → size (413) → unparseable JSON (400) → fields (422).
+parameter (400) → Content-Type (415) → size (413) → unparseable JSON (400) → fields (422). A
+body that does not fit in the body budget is not read at all (503).
 """
 
 import json
 import re
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from decimal import Decimal
 from typing import Annotated, NoReturn, TypeVar
@@ -26,6 +28,11 @@ from app.core.config import Settings, get_settings
 from app.core.db import new_async_session, new_read_session
 
 MAX_BODY_BYTES = 1024 * 1024
+# The body bytes all requests together may be reading and parsing at once: 32 bodies of 1 MiB,
+# or thousands of ordinary ones. A body being parsed is held about three times over (the bytes
+# read, the text decoded from them, the strings parsed out of it), so bodies keep at most about
+# 100 MiB alive however many arrive at once (README.md, "Limits").
+BODY_BUDGET_BYTES = 32 * 1024 * 1024
 INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1
 # An optional sign, then ASCII digits: "+5" and "007" are integers, " 5", "1_0" and "١٢" are not.
 _INTEGER = re.compile(r"[+-]?[0-9]+")
@@ -112,17 +119,44 @@ async def _category_filter(
 CategoryFilter = Annotated[int | None, Depends(_category_filter)]
 
 
+class BodyBudget:
+    """What is left of the body budget. One event loop runs every request, so taking and giving
+    back need no lock."""
+
+    def __init__(self, limit: int) -> None:
+        self.available = limit
+
+    @contextmanager
+    def take(self, size: int) -> Iterator[None]:
+        if size > self.available:
+            # The body stays unread, so the connection cannot carry another request.
+            raise HTTPException(
+                status_code=503,
+                detail="the server is busy, try again shortly",
+                headers={"Connection": "close"},
+            )
+        self.available -= size
+        try:
+            yield
+        finally:
+            self.available += size
+
+
+body_budget = BodyBudget(BODY_BUDGET_BYTES)
+
+
+def _too_large() -> NoReturn:
+    raise HTTPException(status_code=413, detail="request body is larger than 1 MiB")
+
+
 async def _read_body(request: Request) -> bytes:
-    declared = request.headers.get("content-length", "")
-    if declared.isdigit() and int(declared) > MAX_BODY_BYTES:
-        raise HTTPException(status_code=413, detail="request body is larger than 1 MiB")
     # Counted as it arrives, so a chunked body cannot grow past the limit either.
     chunks: list[bytes] = []
     received = 0
     async for chunk in request.stream():
         received += len(chunk)
         if received > MAX_BODY_BYTES:
-            raise HTTPException(status_code=413, detail="request body is larger than 1 MiB")
+            _too_large()
         chunks.append(chunk)
     return b"".join(chunks)
 
@@ -141,22 +175,27 @@ def json_body(model: type[M]) -> Callable[[Request], Awaitable[M]]:
         media_type = request.headers.get("content-type", "").partition(";")[0].strip().lower()
         if media_type != "application/json":
             raise HTTPException(status_code=415, detail="Content-Type must be application/json")
-        raw = await _read_body(request)
-        try:
-            # Decimal keeps a number's digits exactly, so a price is judged by its value.
-            data = json.loads(raw, parse_float=Decimal, parse_constant=_not_json)
-        except (ValueError, RecursionError) as error:
-            raise RequestValidationError(
-                [{"type": "json_invalid", "loc": ("body",), "msg": "JSON decode error", "input": None}]
-            ) from error
-        try:
-            return model.model_validate(data)
-        except ValidationError as error:
-            raise RequestValidationError(
-                [
-                    {**e, "loc": ("body", *e["loc"])}
-                    for e in error.errors(include_url=False, include_context=False)
-                ]
-            ) from error
+        declared = request.headers.get("content-length", "")
+        if declared.isdigit() and int(declared) > MAX_BODY_BYTES:
+            _too_large()
+        # A chunked body may take the whole 1 MiB before it is cut off.
+        with body_budget.take(int(declared) if declared.isdigit() else MAX_BODY_BYTES):
+            raw = await _read_body(request)
+            try:
+                # Decimal keeps a number's digits exactly, so a price is judged by its value.
+                data = json.loads(raw, parse_float=Decimal, parse_constant=_not_json)
+            except (ValueError, RecursionError) as error:
+                raise RequestValidationError(
+                    [{"type": "json_invalid", "loc": ("body",), "msg": "JSON decode error", "input": None}]
+                ) from error
+            try:
+                return model.model_validate(data)
+            except ValidationError as error:
+                raise RequestValidationError(
+                    [
+                        {**e, "loc": ("body", *e["loc"])}
+                        for e in error.errors(include_url=False, include_context=False)
+                    ]
+                ) from error
 
     return parse

@@ -62,6 +62,10 @@ pub enum Error {
     /// A handler panicked (caught by `CatchPanicLayer`).
     #[error("an internal error occurred")]
     Panic(String),
+
+    /// The body does not fit in what is left of the body budget; it was not read.
+    #[error("the server is busy, try again shortly")]
+    Busy,
 }
 
 fn field_list(errors: &[FieldError]) -> String {
@@ -110,6 +114,7 @@ impl Error {
                 stock::Error::TimedOut(_) => StatusCode::GATEWAY_TIMEOUT,
             },
             Self::Panic(_) => StatusCode::INTERNAL_SERVER_ERROR,
+            Self::Busy => StatusCode::SERVICE_UNAVAILABLE,
         }
     }
 
@@ -198,6 +203,8 @@ impl IntoResponse for Error {
             _ => {}
         }
         let status = self.status_code();
+        // The body was left unread, so the connection cannot carry another request.
+        let connection = matches!(self, Self::Busy).then_some([(header::CONNECTION, "close")]);
         let detail = self.to_string();
         let problem = Problem {
             r#type: "about:blank",
@@ -209,6 +216,7 @@ impl IntoResponse for Error {
         // The header tuple is applied after `Json` sets its own content type, so it wins.
         (
             status,
+            connection,
             [(header::CONTENT_TYPE, "application/problem+json")],
             Json(problem),
         )
@@ -293,6 +301,7 @@ mod tests {
                 "Unsupported Media Type",
                 None,
             ),
+            (Error::Busy, 503, "Service Unavailable", None),
         ];
         for (error, status, title, errors) in cases {
             let (actual, body) = problem(error).await;

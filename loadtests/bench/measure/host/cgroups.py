@@ -108,6 +108,23 @@ class Group:
         name = "memory.current" if self.version == "v2" else "memory.usage_in_bytes"
         return int(self._file("memory", name).read_text())
 
+    def working_set_bytes(self) -> int:
+        """The group's memory less its inactive file cache: what the kernel could not reclaim
+        without the processes missing it (what Kubernetes and `docker stats` show). The cgroup's
+        own figure counts every page of the page cache the processes touched, log files
+        included, which another runtime's reads would not have."""
+        usage = self.memory_bytes()
+        key = "inactive_file" if self.version == "v2" else "total_inactive_file"
+        try:
+            text = self._file("memory", "memory.stat").read_text()
+        except FileNotFoundError:
+            return usage
+        for line in text.splitlines():
+            parts = line.split()
+            if len(parts) == 2 and parts[0] == key:
+                return max(usage - int(parts[1]), 0)
+        return usage
+
     def memory_peak_bytes(self) -> int | None:
         name = "memory.peak" if self.version == "v2" else "memory.max_usage_in_bytes"
         peak = self._file("memory", name)

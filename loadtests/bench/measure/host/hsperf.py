@@ -27,6 +27,8 @@ GC_TIME = re.compile(r"sun\.gc\.collector\.\d+\.time")
 GC_COUNT = re.compile(r"sun\.gc\.collector\.\d+\.invocations")
 HEAP_USED = re.compile(r"sun\.gc\.generation\.\d+\.space\.\d+\.used")
 TICKS_PER_SECOND = "sun.os.hrt.frequency"
+# Every method compilation the JIT has finished, C1's and C2's, OSR included (CompileBroker).
+TOTAL_COMPILES = "sun.ci.totalCompiles"
 
 
 class NotPerfData(ValueError):
@@ -35,13 +37,14 @@ class NotPerfData(ValueError):
 
 @dataclass(frozen=True)
 class JvmReading:
-    """A JVM's counters at one moment: every collector's pauses summed (what jstat's GCT sums)
-    and the heap's spaces in use."""
+    """A JVM's counters at one moment: every collector's pauses summed (what jstat's GCT sums),
+    the heap's spaces in use, and the compilations its JIT has finished."""
 
     gc_ticks: int
     gc_pauses: int
     heap_used_bytes: int
     ticks_per_second: int
+    compiles: int = 0
 
 
 class PerfData:
@@ -103,6 +106,7 @@ class PerfData:
             gc_pauses=self.total(GC_COUNT),
             heap_used_bytes=self.total(HEAP_USED),
             ticks_per_second=self.value(TICKS_PER_SECOND) or 1_000_000_000,
+            compiles=self.value(TOTAL_COMPILES) or 0,
         )
 
     def close(self) -> None:

@@ -24,6 +24,7 @@ from bench.errors import BenchError
 from bench.judgement.bounds import cpu_set
 from bench.measure.host import cgroups
 from bench.measure.host.hsperf import PerfData, open_jvms
+from bench.measure.host.jit import compiler_cpu_seconds
 from bench.postgres import DB_NAME, DB_USER, Cluster
 from bench.records.steps import JvmFigures, Resources
 
@@ -38,9 +39,9 @@ ACTIVITY = (
 )
 
 
-def thread_count(pids: list[int], proc: Path = Path("/proc")) -> int | None:
-    """The threads of the processes `pids`, from each one's status file; None when none was read
-    (no process, or all ended)."""
+def _status_sum(pids: list[int], field: str, proc: Path) -> int | None:
+    """The first number of the `field:` line of each process's status file, summed; None when
+    none was read (no process, or all ended)."""
     total, seen = 0, False
     for pid in pids:
         try:
@@ -48,11 +49,24 @@ def thread_count(pids: list[int], proc: Path = Path("/proc")) -> int | None:
         except OSError:
             continue
         for line in status.splitlines():
-            if line.startswith("Threads:"):
+            if line.startswith(f"{field}:"):
                 total += int(line.split()[1])
                 seen = True
                 break
     return total if seen else None
+
+
+def resident_peak_bytes(pids: list[int], proc: Path = Path("/proc")) -> int | None:
+    """The processes' peak resident memory (VmHWM: the kernel's high-water mark of each one's
+    resident set since it started, in kB), summed; None when none was read."""
+    kib = _status_sum(pids, "VmHWM", proc)
+    return kib * 1024 if kib is not None else None
+
+
+def thread_count(pids: list[int], proc: Path = Path("/proc")) -> int | None:
+    """The threads of the processes `pids`, from each one's status file; None when none was read
+    (no process, or all ended)."""
+    return _status_sum(pids, "Threads", proc)
 
 
 class Sessions:
@@ -106,11 +120,13 @@ class ResourceSampler:
         self.held: list[int] = []
         self.in_use: list[int] = []
         self.heap: list[int] = []
+        self.working_set: list[int] = []
         self.samples = 0
         self.cpu_s = 0.0
         spent = time.thread_time()
         self.jvms: list[PerfData] = open_jvms(self._pids(), proc, tmp)
         self.first = [jvm.read() for jvm in self.jvms]
+        self.compiler_cpu_s = compiler_cpu_seconds(self._pids(), proc) if self.jvms else 0.0
         self.heap += [sum(r.heap_used_bytes for r in self.first)] if self.first else []
         self.cpu_s += time.thread_time() - spent
         self.started = time.monotonic()
@@ -136,6 +152,9 @@ class ResourceSampler:
         threads = thread_count(self._pids(), self.proc) if self.group is not None else None
         if threads is not None:
             self.threads.append(threads)
+        if self.group is not None:
+            with contextlib.suppress(OSError, ValueError):
+                self.working_set.append(self.group.working_set_bytes())
         sessions = self.sessions.count() if self.sessions is not None else None
         if sessions is not None:
             self.held.append(sessions[0])
@@ -150,8 +169,11 @@ class ResourceSampler:
         wall = time.monotonic() - self.started
         spent = time.thread_time()
         jvm = self._jvm_figures(wall)
+        resident = resident_peak_bytes(self._pids(), self.proc) if self.group is not None else None
         self.cpu_s += time.thread_time() - spent
         return Resources(
+            working_set_peak_bytes=max(self.working_set, default=None),
+            resident_peak_bytes=resident,
             samples=self.samples,
             threads_peak=max(self.threads, default=None),
             db_connections_held_peak=max(self.held, default=None),
@@ -167,9 +189,12 @@ class ResourceSampler:
         for jvm in self.jvms:
             jvm.close()
         self.heap.append(sum(r.heap_used_bytes for r in last))
+        compiler_cpu_s = compiler_cpu_seconds(self._pids(), self.proc) - self.compiler_cpu_s
         paused_s = sum((b.gc_ticks - a.gc_ticks) / a.ticks_per_second for a, b in zip(self.first, last, strict=True))
         return JvmFigures(
             gc_pause_ms_per_s=max(paused_s, 0.0) * 1000 / wall_s if wall_s > 0 else 0.0,
             gc_pauses=max(sum(b.gc_pauses - a.gc_pauses for a, b in zip(self.first, last, strict=True)), 0),
             heap_used_peak_bytes=max(self.heap),
+            compilations=max(sum(b.compiles - a.compiles for a, b in zip(self.first, last, strict=True)), 0),
+            compiler_cpu_s=max(compiler_cpu_s, 0.0),
         )

@@ -14,13 +14,14 @@ import psycopg
 
 from bench.judgement.bounds import CpuTimes, client_bound, role_cpu
 from bench.measure.host import cgroups
+from bench.measure.host.machine import HostReading, host_figures
 from bench.measure.host.resources import ResourceSampler, Sessions
 from bench.measure.host.roles import Roles
 from bench.measure.load.dialects import prepare_probe
 from bench.measure.load.figures import LoadFigures
 from bench.postgres import Cluster
 from bench.records import Dialect
-from bench.records.steps import MemoryGrowth, Resources, RoleCpu, Stage
+from bench.records.steps import HostFigures, MemoryGrowth, Resources, RoleCpu, Stage
 
 PROBE_REQUESTS = 20
 
@@ -124,8 +125,9 @@ def postgres_cpu_seconds(group: cgroups.Group | None) -> float | None:
 
 @dataclass(frozen=True)
 class AppReading:
-    """The roles' counters at one moment (with cgroups)."""
+    """The roles' counters at one moment (with cgroups), and that moment (time.monotonic)."""
 
+    at: float
     app_cpu_s: float
     loadgen_cpu_s: float
     oom_kills: int
@@ -141,6 +143,7 @@ class AppReading:
         upstream: cgroups.Group | None = None,
     ) -> AppReading:
         return AppReading(
+            time.monotonic(),
             app.cpu_seconds(),
             loadgen.cpu_seconds(),
             app.oom_kills(),
@@ -173,6 +176,8 @@ class StageMeter:
         self.samples: list[tuple[float, int]] = []
         self.resource_sampler: ResourceSampler | None = None
         self.resources: Resources | None = None
+        self.host_before: HostReading | None = None
+        self.host: HostFigures | None = None
 
     def __enter__(self) -> StageMeter:
         app, loadgen = self.roles.app, self.roles.loadgen
@@ -180,6 +185,7 @@ class StageMeter:
             app.reset_peak()
             self.before = AppReading.take(app, loadgen, self.roles.postgres, self.roles.upstream)
         self.sql_before = self.statements.total() if self.statements is not None else 0
+        self.host_before = HostReading.take()
         self.started = time.monotonic()
         self.sampler = MemorySampler(app, self.started) if app is not None else None
         sessions = self.statements.sessions if self.statements is not None else None
@@ -193,6 +199,8 @@ class StageMeter:
         self.samples = self.sampler.stop() if self.sampler else []
         self.resources = self.resource_sampler.stop() if self.resource_sampler else None
         self.wall = time.monotonic() - self.started
+        if self.host_before is not None:
+            self.host = host_figures(self.host_before, HostReading.take())
         if error is not None:
             return
         if self.statements is not None:
@@ -223,6 +231,7 @@ class StageMeter:
                 **self._cost(figures, sent),
                 "error_rate": figures.error_count / requests if requests else None,
                 **({"resources": self.resources} if self.resources is not None else {}),
+                **({"host": self.host} if self.host is not None else {}),
             }
         )
 
@@ -230,15 +239,12 @@ class StageMeter:
         """Every role's CPU over the run and what bound it; None without cgroups."""
         if self.before is None or self.after is None:
             return None
-        # oha reports how long it was sending; its start-up would otherwise dilute the share of a
-        # blast that lasts under a second.
         return role_cpu(
             self.roles.split,
             self.before.times(),
             self.after.times(),
-            wall_s=self.wall,
+            wall_s=self.after.at - self.before.at,
             requests=sent,
-            active_s=figures.active_s or (figures.duration_s if figures.offered_rps else None),
         )
 
     def _cost(self, figures: LoadFigures, sent: int) -> dict[str, object]:

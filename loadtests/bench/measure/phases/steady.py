@@ -12,6 +12,7 @@ import math
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from bench.judgement.bounds import cpu_set
 from bench.judgement.steady import (
@@ -20,8 +21,10 @@ from bench.judgement.steady import (
     STEADY_TREND,
     STEADY_WINDOWS,
     core_full,
+    jit_quiet,
     settled,
 )
+from bench.measure.host.jit import JitMeter, JitReading
 from bench.measure.load.figures import LoadFigures
 from bench.measure.phases.context import Context
 from bench.measure.phases.k6_runs import K6Stages
@@ -31,9 +34,22 @@ from bench.scenarios import Scenario
 
 # Runs one window at a fixed rate: (rate, seconds, tag) -> the load generator's figures.
 RunWindow = Callable[[float, int, str], LoadFigures]
-# One window, read as it ends: the figure judged over the windows and the app's CPU share over it
-# (None: unknown, or not measured here).
-ReadWindow = Callable[[], tuple[float | None, float | None]]
+
+
+class Window(NamedTuple):
+    """One window, read as it ends; None: unknown, or not measured here."""
+
+    figure: float | None
+    """What is judged over the windows: the app's CPU ms per request (or a --target's p50)."""
+    share: float | None
+    """The app's share of its CPU set."""
+    compilations: int | None = None
+    """A JVM's compilations finished in the window; None for other runtimes."""
+    compiler_share: float | None = None
+    """A JVM's compiler threads' CPU over the whole process's in the window."""
+
+
+ReadWindow = Callable[[], Window]
 # Opens the windows at one rate: a context that reads them, one call each.
 OpenWindows = Callable[[float], contextlib.AbstractContextManager[ReadWindow]]
 
@@ -42,6 +58,8 @@ OpenWindows = Callable[[float], contextlib.AbstractContextManager[ReadWindow]]
 class Warmup:
     windows: list[float | None] = field(default_factory=list)
     shares: list[float | None] = field(default_factory=list)
+    compilations: list[int | None] = field(default_factory=list)
+    compiler_shares: list[float | None] = field(default_factory=list)
     rates: list[float] = field(default_factory=list)
     seconds: float = 0.0
     reached: bool = False
@@ -85,12 +103,16 @@ def _run_windows(
                 ctx.display.update(
                     f"{label}: steady state at {rate:,g} req/s, window {len(warmup.windows) + 1} ({elapsed:.0f} s)"
                 )
-                window, share = read_window()
-                warmup.windows.append(window)
-                warmup.shares.append(share)
+                window = Window(*read_window())
+                warmup.windows.append(window.figure)
+                warmup.shares.append(window.share)
+                warmup.compilations.append(window.compilations)
+                warmup.compiler_shares.append(window.compiler_share)
                 warmup.rates.append(rate)
                 judged, judged_shares = warmup.windows[first:], warmup.shares[first:]
-                if settled(judged, judged_shares if judge_shares else None, spread=spread, trend=trend):
+                if settled(judged, judged_shares if judge_shares else None, spread=spread, trend=trend) and jit_quiet(
+                    warmup.compilations[first:], warmup.compiler_shares[first:]
+                ):
                     warmup.reached = True
                     break
                 if over():
@@ -119,35 +141,58 @@ def reach_steady_state(
         give_up_after=2 * STEADY_WINDOWS if ctx.roles.app is None else None,
         judge_shares=True,
     )
-    return SteadyState(
+    jvm = any(c is not None for c in warmup.compilations)
+    steady = SteadyState(
         rate_rps=warmup.rates[-1],
         window_s=timing.window_s,
         cap_s=timing.cap_s,
+        settled_by="cpu-per-request-and-jit" if jvm else "cpu-per-request",
         windows_cpu_ms_per_request=warmup.windows,
         windows_app_cpu_share=warmup.shares,
         windows_rate_rps=warmup.rates,
         time_s=warmup.seconds,
         reached=warmup.reached,
     )
+    if jvm:
+        # Set only for a JVM (records are written without unset fields).
+        steady.windows_compilations = warmup.compilations
+        steady.windows_compiler_cpu_share = warmup.compiler_shares
+    return steady
 
 
 class AppCpu:
-    """The app's CPU per request and share of its CPU set between two readings."""
+    """The app's CPU per request and share of its CPU set between two readings, the share over
+    the wall time between them (a window's nominal length undercounted a window the app fell
+    behind in: shares up to 4.3 of one core in the publication at 72fa9f4)."""
 
     def __init__(self, ctx: Context) -> None:
         self.app = ctx.roles.app
         self.cpus = len(cpu_set(ctx.roles.split.app))
+        self.jit = JitMeter(self.app.pids()) if self.app is not None else None
         self.seconds = self.app.cpu_seconds() if self.app is not None else None
+        self.at = time.monotonic()
+        self.compiled: JitReading | None = self.jit.read() if self.jit is not None else None
 
-    def window(self, requests: int | None, wall_s: float) -> tuple[float | None, float | None]:
-        """Since the last reading, over `requests` requests in `wall_s` seconds of load."""
+    def window(self, requests: int | None) -> Window:
+        """Since the last reading, over `requests` requests."""
         if self.app is None or self.seconds is None:
-            return None, None
-        now = self.app.cpu_seconds()
-        cpu_s, self.seconds = now - self.seconds, now
+            return Window(None, None)
+        now, at = self.app.cpu_seconds(), time.monotonic()
+        compiled = self.jit.read() if self.jit is not None else None
+        cpu_s, wall_s = now - self.seconds, at - self.at
+        before, self.seconds, self.at, self.compiled = self.compiled, now, at, compiled
+        compilations = compiler_share = None
+        if compiled is not None and before is not None:
+            compilations = compiled.compiles - before.compiles
+            compiler_s = compiled.compiler_cpu_s - before.compiler_cpu_s
+            compiler_share = compiler_s / cpu_s if cpu_s > 0 else 0.0
         if not requests or wall_s <= 0:
-            return None, None
-        return cpu_s * 1000 / requests, cpu_s / wall_s / self.cpus
+            return Window(None, None, compilations, compiler_share)
+        return Window(cpu_s * 1000 / requests, cpu_s / wall_s / self.cpus, compilations, compiler_share)
+
+    def close(self) -> None:
+        if self.jit is not None:
+            self.jit.close()
 
 
 def cpu_window_runs(ctx: Context, run_window: RunWindow) -> OpenWindows:
@@ -159,12 +204,13 @@ def cpu_window_runs(ctx: Context, run_window: RunWindow) -> OpenWindows:
     def at_rate(rate: float) -> Iterator[ReadWindow]:
         tags = itertools.count(1)
 
-        def read() -> tuple[float | None, float | None]:
+        def read() -> Window:
             cpu = AppCpu(ctx)
-            figures = run_window(rate, window_s, f"steady{next(tags)}")
-            # Over the window's sending time, as a ladder step's share is: the load generator's
-            # start-up around it would dilute a saturated window below the mark.
-            return cpu.window(figures.requests_sent or figures.requests, window_s)
+            try:
+                figures = run_window(rate, window_s, f"steady{next(tags)}")
+                return cpu.window(figures.requests_sent or figures.requests)
+            finally:
+                cpu.close()
 
         yield read
 
@@ -179,15 +225,16 @@ def cpu_windows_live(ctx: Context, k6: K6Stages, scenario: Scenario) -> OpenWind
 
     @contextlib.contextmanager
     def at_rate(rate: float) -> Iterator[ReadWindow]:
+        meter: AppCpu | None = None
         run = k6.live_rate(
             rate, math.ceil(timing.cap_s + timing.window_s), objective_ms=scenario.objective_ms, tag=f"steady-{rate:g}"
         )
         try:
             count = run.started()
-            cpu = AppCpu(ctx)
+            cpu = meter = AppCpu(ctx)
             last = time.monotonic()
 
-            def read() -> tuple[float | None, float | None]:
+            def read() -> Window:
                 nonlocal count, last
                 time.sleep(max(0.0, last + timing.window_s - time.monotonic()))
                 run.check_running()
@@ -195,18 +242,21 @@ def cpu_windows_live(ctx: Context, k6: K6Stages, scenario: Scenario) -> OpenWind
                 now_count = run.completed()
                 now = time.monotonic()
                 if now_count is None:  # k6's API did not answer: a window without a figure
-                    cpu.window(None, now - last)
+                    cpu.window(None)
                     last = now
-                    return None, None
+                    return Window(None, None)
                 requests, count, wall_s, last = now_count - count, now_count, now - last, now
                 ctx.display.update(rps=requests / wall_s)
-                return cpu.window(requests, wall_s)
+                return cpu.window(requests)
 
             yield read
         except BaseException:
             # Interrupted or failed: the run goes, and its summary is not waited for.
             run.abort()
             raise
+        finally:
+            if meter is not None:
+                meter.close()
         run.stop()
 
     return at_rate
@@ -220,9 +270,9 @@ def latency_window_runs(ctx: Context, run_window: RunWindow) -> OpenWindows:
     def at_rate(rate: float) -> Iterator[ReadWindow]:
         tags = itertools.count(1)
 
-        def read() -> tuple[float | None, float | None]:
+        def read() -> Window:
             figures = run_window(rate, window_s, f"steady{next(tags)}")
-            return (figures.latency_ms.p50 if figures.latency_ms is not None else None), None
+            return Window(figures.latency_ms.p50 if figures.latency_ms is not None else None, None)
 
         yield read
 

@@ -22,10 +22,6 @@ K6_RUN_S = 1.0
 OHA_RUN_S = 0.4
 PGBENCH_RUN_S = 0.5
 JOB_S = 8.0
-# A later scenario on a process kept up across a repeat's scenarios: the database replaced under
-# it and its readiness round, no start or stop (2026-11-25, nine stacks: 0-4 s between one
-# scenario's load and the next's).
-NEXT_SCENARIO_S = 2.0
 # Without an earlier run of the same stack × scenario to go by, the mean of the first repeat of
 # the publication at 35f04db (ten stacks, eight variants, six scenarios; docs/method.md, Time): a
 # ladder probed 8-12 rates, about 80% of its scenario's grid with the bisection after it, then ran
@@ -57,10 +53,8 @@ def estimate_seconds(
     open_model: bool = False,
     ceiling: bool = False,
     observed: Observed | None = None,
-    started: bool = True,
 ) -> float:
-    """The duration of one stack × scenario (or of its ceiling), start-up and probes included;
-    `started=False` for a later scenario on a process an earlier one started."""
+    """The duration of one stack × scenario (or of its ceiling), start-up and probes included."""
     timing = TIMING[profile]
     per_run = K6_RUN_S if scenario.tool == "k6" else OHA_RUN_S
     per_step = K6_RUN_S if scenario.ladder_tool == "k6" else OHA_RUN_S
@@ -84,9 +78,8 @@ def estimate_seconds(
     if steady is None:
         steady = DEFAULT_STEADY_WINDOWS * window + (per_step if scenario.ladder_tool == "k6" else 0)
     replication = len(replication_stages(scenario, profile)) * (open_timing.replication_stage_s + per_run)
-    job = JOB_S if started else NEXT_SCENARIO_S
     return (
-        job + min(steady, open_timing.cap_s + window) + _ladder_s(scenario, profile, observed, per_step) + replication
+        JOB_S + min(steady, open_timing.cap_s + window) + _ladder_s(scenario, profile, observed, per_step) + replication
     )
 
 

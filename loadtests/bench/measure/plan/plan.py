@@ -97,15 +97,9 @@ class Plan:
                         )
             for stack in self.stacks:
                 name = getattr(stack, "name", "")
-                for index, scenario in enumerate(self.remaining(name, run_number)):
-                    # With the open model a repeat runs a stack's scenarios on one process.
-                    started = index == 0 or not self.open_model
+                for scenario in self.remaining(name, run_number):
                     total += estimate_seconds(
-                        scenario,
-                        self.profile,
-                        open_model=self.open_model,
-                        observed=known.get((name, scenario.name)),
-                        started=started,
+                        scenario, self.profile, open_model=self.open_model, observed=known.get((name, scenario.name))
                     )
         return total
 

@@ -18,9 +18,9 @@ from bench.measure.phases.display import Display
 from bench.measure.plan.ceilings import ceiling_of
 from bench.measure.plan.plan import MEM_LADDER_MIB, Plan
 from bench.measure.run.ceiling_run import run_ceiling
-from bench.measure.run.stack_run import Session, run_stack, stack_info
+from bench.measure.run.stack_run import run_stack, stack_info
 from bench.postgres import Cluster
-from bench.records import SCHEMA_VERSION, Cap, Caps, RawResult, RunHeader
+from bench.records import METHOD, SCHEMA_VERSION, Cap, Caps, RawResult, RunHeader
 from bench.scenarios import Scenario
 
 
@@ -116,34 +116,20 @@ def run_plan(plan: Plan, cluster: Cluster, tool_paths: dict[str, Path], caps: Ca
                     for scenario in plan.scenarios:
                         if scenario not in remaining:
                             kept(stack.name, scenario, run_number)
-                    # The open model keeps one process of the stack up across its scenarios.
-                    session = Session(ctx, stack, run_number, keep=plan.open_model)
-                    try:
-                        for index, scenario in enumerate(remaining, 1):
-                            more = index < len(remaining)
-                            done(_job(ctx, stack, scenario, run_number, session, more_to_come=more))
-                    finally:
-                        session.stop()
+                    for scenario in remaining:
+                        done(_job(ctx, stack, scenario, run_number))
         return results
     finally:
         roles.close()
 
 
-def _job(
-    ctx: Context,
-    stack: Stack | None,
-    scenario: Scenario,
-    run_number: int,
-    session: Session | None = None,
-    *,
-    more_to_come: bool = False,
-) -> RawResult:
-    """One record: a stack's run on the session's process (a ceiling's when `stack` is None), or
-    why it failed."""
+def _job(ctx: Context, stack: Stack | None, scenario: Scenario, run_number: int) -> RawResult:
+    """One record: a stack's run on a fresh process (a ceiling's when `stack` is None), or why it
+    failed."""
     try:
         if stack is None:
             return run_ceiling(ctx, scenario, run_number)
-        return run_stack(ctx, stack, scenario, run_number, session, more_to_come=more_to_come)
+        return run_stack(ctx, stack, scenario, run_number)
     except BenchError as error:
         info = ceiling_of(scenario) if stack is None else stack_info(stack)
         console.print(f"[red]{info.label} · {scenario.name}: {error}[/]")
@@ -165,6 +151,7 @@ def _job(
 def _header(plan: Plan, cluster: Cluster, roles: Roles, caps: Caps, tool_paths: dict[str, Path]) -> RunHeader:
     header = RunHeader(
         schema_version=SCHEMA_VERSION,
+        method=METHOD,
         profile=plan.profile,
         machine=environment.machine(),
         versions=environment.tool_versions(cluster.bindir, tool_paths),

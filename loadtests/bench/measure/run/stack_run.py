@@ -1,10 +1,9 @@
-"""One stack × scenario × run: fresh database, the stack's process (started, or kept up from the
-scenario before), steady state, ladder, stages, checks."""
+"""One stack × scenario × run: fresh database, a fresh process of the stack, steady state, ladder,
+stages, checks."""
 
 from __future__ import annotations
 
 import time
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
@@ -12,7 +11,6 @@ from typing import Any
 import httpx
 
 from bench import ports, procs, stacks
-from bench.errors import BenchError
 from bench.manifest import Stack
 from bench.measure.load.figures import LoadFigures
 from bench.measure.phases import writes
@@ -30,11 +28,6 @@ from bench.scenarios import Scenario
 
 # The stack's memory once it is healthy and idle.
 IDLE_AFTER_S = 1.0
-
-# A read every stack serves in every dialect, and how long a stack kept up across scenarios has
-# to serve it again once the database is replaced under it.
-SERVING_AGAIN_PATH = "/items/1"
-SERVING_AGAIN_S = 15.0
 
 
 def stack_info(stack: Stack) -> StackInfo:
@@ -81,42 +74,30 @@ class Outcome:
         return values
 
 
-class Session:
-    """The process of a stack that the scenarios of one repeat share (the open model), or that one
-    scenario starts and stops (`keep` False: the soak, the memory ladder, a fault run).
+class Process:
+    """The stack's process for one scenario: every stack × scenario × run starts a fresh one and
+    stops it after (method v4). A process kept up across scenarios carried the earlier scenarios'
+    JIT profile into the later ones: java-spring's outbound, served after the avatar on its run's
+    process, held 800-1,182 req/s where fresh processes held 1,491-1,778
+    (results/experiments/2026-11-28-spring-clients); JMH forks a JVM per benchmark for the same
+    reason."""
 
-    One process per repeat, not per scenario: a cold JVM spends its first minute or two compiling
-    (java-spring's C2 thread took 29-35 s of CPU over join-filter's first 85 s, and the same JVM
-    after read-heavy settled within 15 s; results/experiments/2026-11-24-jit), so a cold start
-    per scenario pays that five times and measures five warm-ups. Every stack runs the scenarios
-    in the same order on one process, with the database replaced under it before each."""
-
-    def __init__(self, ctx: Context, stack: Stack, run_number: int, *, keep: bool) -> None:
-        self.ctx, self.stack, self.run_number, self.keep = ctx, stack, run_number, keep
+    def __init__(self, ctx: Context, stack: Stack, scenario: Scenario, run_number: int) -> None:
+        self.ctx, self.stack, self.scenario, self.run_number = ctx, stack, scenario, run_number
         self.running: stacks.Running | None = None
         self.idle_memory: int | None = None
-        self.served: list[str] = []
 
-    def process(self, scenario: Scenario, label: str) -> stacks.Running:
-        """The process to measure `scenario` on: the one still up, once it serves the database
-        just replaced under it, or a new one (the first scenario, or the one before ended it)."""
-        if self.running is not None and self.running.alive():
-            self.ctx.display.update(f"{label}: waiting for it to serve the replaced database")
-            serving_again(self.running)
-            return self.running
-        self.stop()
+    def start(self, label: str) -> stacks.Running:
         self.ctx.display.update(f"{label}: starting")
         self.ctx.roles.fresh_app()
-        log = f"{self.stack.name}-run{self.run_number}" if self.keep else f"{self.stack.name}-{scenario.name}"
         self.running = stacks.start(
             self.stack,
             port=ports.free_port(),
             database_url=self.ctx.database().url(),
             stock_url=self.ctx.stock_url,
             command=self.ctx.roles.wrap("app", self.stack.run_command),
-            log_name=f"run/{log}-server.log",
+            log_name=f"run/{self.stack.name}-{self.scenario.name}-run{self.run_number}-server.log",
         )
-        self.served = []
         time.sleep(IDLE_AFTER_S)
         self.idle_memory = self.ctx.roles.app.memory_bytes() if self.ctx.roles.app is not None else None
         return self.running
@@ -127,49 +108,10 @@ class Session:
         return running.stop() if running is not None else None
 
 
-def serving_again(running: stacks.Running) -> None:
-    """Waits until a stack still up serves reads from the database replaced under it. The
-    replacement ends every connection its pool holds; rounds of twice the pool's size in
-    concurrent reads make it find and replace each, and the stack passes once a whole round
-    answers 200 (the contract's resilience cases give a stack 5 s to serve again)."""
-    concurrency = 2 * int(stacks.DEFAULT_POOL_SIZE)
-    deadline = time.monotonic() + SERVING_AGAIN_S
-    url = running.base_url + SERVING_AGAIN_PATH
-    statuses: list[int | str] = []
-    with httpx.Client(timeout=5.0, limits=httpx.Limits(max_connections=concurrency)) as client:
-
-        def status() -> int | str:
-            try:
-                return client.get(url).status_code
-            except httpx.HTTPError as error:
-                return type(error).__name__
-
-        with ThreadPoolExecutor(concurrency) as pool:
-            while time.monotonic() < deadline and running.alive():
-                statuses = list(pool.map(lambda _: status(), range(concurrency)))
-                if all(s == 200 for s in statuses):
-                    return
-                time.sleep(0.2)
-    seen = ", ".join(str(s) for s in dict.fromkeys(statuses)) or "no answer"
-    raise BenchError(
-        f"{running.stack.name} did not serve GET {SERVING_AGAIN_PATH} again within {SERVING_AGAIN_S:.0f} s "
-        f"after the database was replaced under it (last answers: {seen}); log {running.log}"
-    )
-
-
-def run_stack(
-    ctx: Context,
-    stack: Stack,
-    scenario: Scenario,
-    run_number: int,
-    session: Session | None = None,
-    *,
-    more_to_come: bool = False,
-) -> RawResult:
-    """One scenario on the session's process (a process of its own without one). The process is
-    stopped after the scenario unless the session keeps it for more scenarios to come; it is
-    stopped on any failure, so that the next scenario starts afresh."""
-    session = session or Session(ctx, stack, run_number, keep=False)
+def run_stack(ctx: Context, stack: Stack, scenario: Scenario, run_number: int) -> RawResult:
+    """One scenario on a process of its own, started for it and stopped after it, whatever
+    happened."""
+    process = Process(ctx, stack, scenario, run_number)
     label = f"{stack_info(stack).label} · {scenario.name} · run {run_number}/{ctx.plan.repeat}"
     ctx.display.update(f"{label}: resetting the database")
     ctx.database().reset()
@@ -177,18 +119,13 @@ def run_stack(
     started_at = datetime.now(UTC).replace(microsecond=0)
     statements = Statements(ctx.database())
     exit_code = None
-    kept = False
     try:
-        running = session.process(scenario, label)
-        served_before = list(session.served)
+        running = process.start(label)
         with upstream_for(ctx, scenario, f"{stack.name}-{scenario.name}"):
             outcome = _load_and_check(ctx, stack, scenario, label, running, statements, rows_before)
-        session.served.append(scenario.name)
-        kept = session.keep and more_to_come and outcome.failed is None and running.alive()
     finally:
         statements.close()
-        if not kept:
-            exit_code = session.stop()
+        exit_code = process.stop()
     return RawResult.model_validate(
         {
             **ctx.header.model_dump(exclude_unset=True),
@@ -197,8 +134,7 @@ def run_stack(
             "run": run_number,
             "started_at": started_at,
             "startup_s": running.startup_s,
-            "idle_memory_bytes": session.idle_memory,
-            **({"served_before": served_before} if session.keep else {}),
+            "idle_memory_bytes": process.idle_memory,
             **outcome.fields(),
             "app_exit_code": exit_code,
         }

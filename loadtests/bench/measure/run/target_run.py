@@ -29,7 +29,7 @@ from bench.measure.phases.steady import reach_steady_latency
 from bench.measure.plan.plan import Plan
 from bench.measure.run.orchestrate import load_generators, write_raw
 from bench.measure.run.stack_run import k6_stages, ladder_step
-from bench.records import SCHEMA_VERSION, RawResult, RunHeader, StackInfo, Target
+from bench.records import METHOD, SCHEMA_VERSION, RawResult, RunHeader, StackInfo, Target
 from bench.scenarios import Scenario
 
 _ELSEWHERE = "the stack runs elsewhere: its process's cgroup (CPU time, memory, OOM kills) cannot be read from here"
@@ -163,6 +163,7 @@ def _load(ctx: Context, url: str, info: StackInfo, scenario: Scenario, label: st
 def _header(plan: Plan, url: str, tool_paths: dict[str, Path]) -> RunHeader:
     return RunHeader(
         schema_version=SCHEMA_VERSION,
+        method=METHOD,
         profile=plan.profile,
         machine=environment.machine(),
         versions=environment.tool_versions(None, tool_paths),

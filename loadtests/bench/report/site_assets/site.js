@@ -104,14 +104,15 @@
     const figures = stack.scenarios[scenario.name];
     if (!figures) return el('td', {class: 'absent', title: 'not measured in this scenario'});
     const held = state.metric === 'capacity' && figures.held_no_rate;
-    if (held && figures.capacity.value === null) {
+    // A run that held no rate counts as 0 req/s (docs/method.md): every run's 0 is "none held".
+    if (held && !figures.capacity.high) {
       return el('td', {class: 'figure'}, el('a', {href: figures.files[0], title: 'held no rate in any run'}, 'none held'));
     }
     const cell = figureCell(figures[state.metric], METRICS[state.metric].digits);
     if (state.metric === 'capacity' && figures.capacity_lower_bound) {
       cell.prepend(el('span', {title: 'a lower bound: every rate held, or the load generator bound the step not held'}, '≥ '));
     }
-    if (held) cell.append(el('span', {class: 'range'}, ' · none held in a run'));
+    if (held) cell.append(el('span', {class: 'range'}, ' · none held in a run, counted as 0'));
     // A figure at the common rate is the runs' that held it: said where not every run did, and
     // marked where a probe's few seconds are among its steps.
     if (state.metric !== 'capacity' && figures[state.metric].value !== null) {

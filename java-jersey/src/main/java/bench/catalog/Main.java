@@ -33,6 +33,21 @@ public final class Main {
     /** In-flight requests get this long after SIGTERM; the runner allows 10 s in all. */
     private static final long SHUTDOWN_GRACE_SECONDS = 8;
 
+    /**
+     * Grizzly's keep-alive idle timeout, which its IdleTimeoutFilter counts from a connection's
+     * accept, or from the end of its last request, to a request whose head has arrived whole: so
+     * it is also the time a request's headers have (spec/API.md, "Overload and slow clients").
+     */
+    private static final int IDLE_TIMEOUT_SECONDS = 10;
+
+    /**
+     * What is left of a body that was answered without being read whole, which Grizzly reads and
+     * throws away to keep the connection; past this it closes the connection instead. Its default
+     * (no limit) keeps each such request and its read buffer until the whole body has come: under
+     * a burst of large bodies answered 503 unread, thousands at once (README.md, "Limits").
+     */
+    private static final long MAX_UNREAD_BODY_TO_SKIP = 64 * 1024;
+
     private Main() {
     }
 
@@ -93,9 +108,11 @@ public final class Main {
         ThreadPoolConfig pool = listener.getTransport().getWorkerThreadPoolConfig();
         pool.setCorePoolSize(workers).setMaxPoolSize(workers);
         listener.registerAddOn(new IgnoreH2cUpgrade());
+        listener.getKeepAlive().setIdleTimeoutInSeconds(IDLE_TIMEOUT_SECONDS);
         ServerConfiguration configuration = server.getServerConfiguration();
         // Grizzly would answer a bare 400 itself to a DELETE with a body; Jersey answers it instead.
         configuration.setAllowPayloadForUndefinedHttpMethods(true);
+        configuration.setMaxPayloadRemainderToSkip(MAX_UNREAD_BODY_TO_SKIP);
         configuration.setDefaultErrorPageGenerator(new ProblemErrorPages(mapper));
         return server;
     }

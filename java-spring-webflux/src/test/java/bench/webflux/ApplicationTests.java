@@ -11,6 +11,7 @@ import java.net.http.HttpRequest.BodyPublishers;
 import java.net.http.HttpResponse;
 import java.net.http.HttpResponse.BodyHandlers;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.Map;
 import java.util.UUID;
 
@@ -252,6 +253,24 @@ class ApplicationTests {
 				assertThat(in.read()).as("the server closes the connection after the closing request's answer")
 					.isEqualTo(-1);
 			}
+		}
+	}
+
+	/**
+	 * Request headers that come one line every 5 s and never end: Reactor Netty closes the
+	 * connection 9 s after it opened (server.netty.idle-timeout); the line at 5 s does not put it
+	 * off, which would make it 14 s.
+	 */
+	@Test
+	void aRequestWhoseHeadersNeverEndIsClosed9SecondsAfterItOpened() throws Exception {
+		try (Socket socket = new Socket("127.0.0.1", this.port)) {
+			socket.setSoTimeout(20_000);
+			long start = System.nanoTime();
+			socket.getOutputStream().write("GET /items/1 HTTP/1.1\r\nHost: t\r\n".getBytes(StandardCharsets.US_ASCII));
+			Thread.sleep(5_000);
+			socket.getOutputStream().write("X-Slow: 1\r\n".getBytes(StandardCharsets.US_ASCII));
+			assertThat(socket.getInputStream().read()).isEqualTo(-1);
+			assertThat(Duration.ofNanos(System.nanoTime() - start)).isBetween(Duration.ofSeconds(8), Duration.ofSeconds(12));
 		}
 	}
 

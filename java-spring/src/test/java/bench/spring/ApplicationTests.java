@@ -9,18 +9,26 @@ import java.net.http.HttpRequest.BodyPublishers;
 import java.net.http.HttpResponse;
 import java.net.http.HttpResponse.BodyHandlers;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executor;
+import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.DisabledIfEnvironmentVariable;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.resttestclient.autoconfigure.AutoConfigureRestTestClient;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
 import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.boot.tomcat.TomcatWebServer;
+import org.springframework.boot.web.server.context.WebServerApplicationContext;
 import org.springframework.http.HttpMethod;
 import org.springframework.http.MediaType;
 import org.springframework.test.web.servlet.client.RestTestClient;
@@ -42,6 +50,12 @@ class ApplicationTests {
 
 	@LocalServerPort
 	private int port;
+
+	@Autowired
+	private WebServerApplicationContext context;
+
+	@Value("${app.virtual-threads.max}")
+	private int virtualThreadsMax;
 
 	@Test
 	void readsTheSeedWithItsCategoryInOneResponse() {
@@ -160,6 +174,51 @@ class ApplicationTests {
 		HttpResponse<String> response = raw("POST", "/categories", contentType, "{\"code\": \"X\"}");
 		assertThat(response.statusCode()).isBetween(400, 499);
 		assertThat(response.headers().firstValue("Content-Type")).hasValue("application/problem+json");
+	}
+
+	/** Request headers that stop arriving: Tomcat closes the connection once 3 s pass without a byte. */
+	@Test
+	void aRequestWhoseHeadersStopArrivingIsClosed() throws IOException {
+		try (Socket socket = new Socket("127.0.0.1", this.port)) {
+			socket.setSoTimeout(10_000);
+			socket.getOutputStream().write("GET /items/1 HTTP/1.1\r\nHost: 127.0.0.1\r\n".getBytes(StandardCharsets.US_ASCII));
+			long start = System.nanoTime();
+			assertThat(socket.getInputStream().read()).isEqualTo(-1);
+			assertThat(Duration.ofNanos(System.nanoTime() - start)).isBetween(Duration.ofSeconds(2), Duration.ofSeconds(10));
+		}
+	}
+
+	/** On virtual threads, Tomcat runs at most app.virtual-threads.max of its tasks at once; the next waits. */
+	@Test
+	@DisabledIfEnvironmentVariable(named = "VIRTUAL_THREADS", matches = "false")
+	void tomcatRunsAtMostTheLimitOfTasksAtOnce() throws InterruptedException {
+		Executor executor = ((TomcatWebServer) this.context.getWebServer()).getTomcat()
+			.getConnector()
+			.getProtocolHandler()
+			.getExecutor();
+		CountDownLatch started = new CountDownLatch(this.virtualThreadsMax);
+		CountDownLatch release = new CountDownLatch(1);
+		for (int i = 0; i < this.virtualThreadsMax; i++) {
+			executor.execute(() -> {
+				started.countDown();
+				awaitQuietly(release);
+			});
+		}
+		assertThat(started.await(10, TimeUnit.SECONDS)).isTrue();
+		CountDownLatch next = new CountDownLatch(1);
+		executor.execute(next::countDown);
+		assertThat(next.await(500, TimeUnit.MILLISECONDS)).isFalse();
+		release.countDown();
+		assertThat(next.await(10, TimeUnit.SECONDS)).isTrue();
+	}
+
+	private static void awaitQuietly(CountDownLatch latch) {
+		try {
+			latch.await();
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
 	}
 
 	/** The whole response to a GET of this request target, sent byte for byte (java.net.URI refuses %zz). */

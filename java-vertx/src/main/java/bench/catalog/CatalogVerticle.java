@@ -4,6 +4,8 @@ import bench.catalog.data.CategoryRepository;
 import bench.catalog.data.ItemRepository;
 import bench.catalog.data.StockClient;
 import bench.catalog.http.Api;
+import bench.catalog.http.BodyBudget;
+import bench.catalog.http.RequestHeadTimeout;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
 import io.vertx.core.http.HttpServer;
@@ -38,12 +40,15 @@ public final class CatalogVerticle extends VerticleBase {
     private static final int MAX_REQUEST_LINE = 8192;
 
     private final Config config;
+    private final BodyBudget bodies;
     private Pool pool;
     private StockClient stock;
     private HttpServer server;
 
-    public CatalogVerticle(Config config) {
+    /** {@code bodies} is the process's one budget of request body bytes, shared by every instance. */
+    public CatalogVerticle(Config config, BodyBudget bodies) {
         this.config = config;
+        this.bodies = bodies;
     }
 
     @Override
@@ -63,13 +68,20 @@ public final class CatalogVerticle extends VerticleBase {
 
         stock = StockClient.create(vertx, config.stockUrl());
 
-        Api api = new Api(vertx, new CategoryRepository(pool), new ItemRepository(pool), stock, pool, config);
+        RequestHeadTimeout heads = new RequestHeadTimeout(vertx);
+        Api api = new Api(vertx, new CategoryRepository(pool), new ItemRepository(pool), stock, pool, config, bodies,
+                heads);
         return pool.query("SELECT 1").execute()
                 .recover(failure -> Future.failedFuture(new IllegalStateException(
                         "the database at " + config.database().getHost() + ":" + config.database().getPort()
                                 + " does not answer: " + failure.getMessage(), failure)))
                 .compose(ready -> vertx.createHttpServer(new HttpServerOptions()
-                                .setMaxInitialLineLength(MAX_REQUEST_LINE))
+                                .setMaxInitialLineLength(MAX_REQUEST_LINE)
+                                // HTTP/1.1 only: looking for an h2c upgrade, Vert.x would set up a
+                                // connection (and call its connection handler) only once the first
+                                // request's head is in, too late for the RequestHeadTimeout.
+                                .setHttp2ClearTextEnabled(false))
+                        .connectionHandler(heads::opened)
                         .requestHandler(api.router())
                         .listen(config.port(), config.host()))
                 .onSuccess(listening -> server = listening);

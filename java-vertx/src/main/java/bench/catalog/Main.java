@@ -1,5 +1,6 @@
 package bench.catalog;
 
+import bench.catalog.http.BodyBudget;
 import io.vertx.core.DeploymentOptions;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
@@ -33,7 +34,8 @@ public final class Main {
                         .setClassPathResolvingEnabled(false)
                         .setFileCachingEnabled(false)));
 
-        vertx.deployVerticle(() -> new CatalogVerticle(config), new DeploymentOptions().setInstances(eventLoops))
+        BodyBudget bodies = new BodyBudget(BodyBudget.BYTES);
+        vertx.deployVerticle(() -> new CatalogVerticle(config, bodies), new DeploymentOptions().setInstances(eventLoops))
                 .onSuccess(id -> {
                     Runtime.getRuntime().addShutdownHook(new Thread(() -> close(vertx), "shutdown"));
                     System.out.printf("java-vertx %s listening on %s:%d, pool size %d, %d event loop(s)%n",

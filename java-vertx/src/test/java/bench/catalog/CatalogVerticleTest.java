@@ -4,24 +4,30 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import bench.catalog.http.BodyBudget;
+import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
+import io.vertx.core.net.NetClient;
+import io.vertx.core.net.NetSocket;
 import io.vertx.ext.web.client.HttpResponse;
 import io.vertx.ext.web.client.WebClient;
 import io.vertx.ext.web.client.WebClientOptions;
 import java.io.IOException;
 import java.math.BigDecimal;
 import java.net.ServerSocket;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.logging.Handler;
 import java.util.logging.LogRecord;
 import java.util.logging.Logger;
@@ -63,9 +69,13 @@ class CatalogVerticleTest {
         public void close() {}
     };
 
+    /** The largest body (spec/API.md, "Request bodies"). */
+    private static final int BODY_LIMIT = 1_048_576;
+
     private static Vertx vertx;
     private static FakeStock upstream;
     private static WebClient client;
+    private static int port;
 
     @BeforeAll
     static void deploy() throws IOException {
@@ -75,7 +85,6 @@ class CatalogVerticleTest {
                 .setMaxEventLoopExecuteTime(MAX_EVENT_LOOP_TASK_MS)
                 .setMaxEventLoopExecuteTimeUnit(TimeUnit.MILLISECONDS)
                 .setBlockedThreadCheckInterval(100));
-        int port;
         try (ServerSocket free = new ServerSocket(0)) {
             port = free.getLocalPort();
         }
@@ -91,7 +100,7 @@ class CatalogVerticleTest {
                 .setDefaultHost("127.0.0.1")
                 .setDefaultPort(port)
                 .setFollowRedirects(false));
-        vertx.deployVerticle(new CatalogVerticle(config)).await();
+        vertx.deployVerticle(new CatalogVerticle(config, new BodyBudget(BodyBudget.BYTES))).await();
     }
 
     @AfterAll
@@ -278,6 +287,57 @@ class CatalogVerticleTest {
         assertProblem(response, 405, "Method Not Allowed");
         assertEquals("GET", response.getHeader("Allow"));
         assertEquals(List.of(), upstream.asked(id));
+    }
+
+    @Test
+    void aBodyThatDoesNotFitTheBudgetIs503AndClosesItsConnection() {
+        // Requests that announce the largest body and send none of it hold the whole budget.
+        NetClient raw = vertx.createNetClient();
+        List<NetSocket> holders = new ArrayList<>();
+        try {
+            for (long held = 0; held < BodyBudget.BYTES; held += BODY_LIMIT) {
+                NetSocket holder = raw.connect(port, "127.0.0.1").await();
+                holder.write("POST /items HTTP/1.1\r\nHost: test\r\nContent-Type: application/json\r\n"
+                        + "Content-Length: " + BODY_LIMIT + "\r\n\r\n").await();
+                holders.add(holder);
+            }
+            HttpResponse<Buffer> refused = postUntil(503);
+            assertProblem(refused, 503, "Service Unavailable");
+            assertEquals("close", refused.getHeader("Connection"));
+        } finally {
+            holders.forEach(holder -> holder.close().await());
+            raw.close().await();
+        }
+        // Their bytes come back when their connections close.
+        assertProblem(postUntil(422), 422, "Unprocessable Content");
+    }
+
+    @Test
+    void aConnectionWhoseRequestHeadDoesNotArriveIsClosedAfter10Seconds() throws TimeoutException {
+        NetClient raw = vertx.createNetClient();
+        try {
+            NetSocket slow = raw.connect(port, "127.0.0.1").await();
+            Promise<Void> closed = Promise.promise();
+            slow.closeHandler(closed::complete);
+            long start = System.nanoTime();
+            slow.write("GET /health HTTP/1.1\r\nHost: test\r\n").await();
+
+            closed.future().await(15, TimeUnit.SECONDS);
+            long waited = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+            assertTrue(waited > 9_000 && waited < 12_000, "closed after " + waited + " ms");
+        } finally {
+            raw.close().await();
+        }
+    }
+
+    /** An invalid item posted until the answer has {@code status}, for up to 5 s: the server settles its budget in its own time. */
+    private static HttpResponse<Buffer> postUntil(int status) {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+        HttpResponse<Buffer> response;
+        do {
+            response = send(HttpMethod.POST, "/items", "application/json", Buffer.buffer("{}"));
+        } while (response.statusCode() != status && System.nanoTime() < deadline);
+        return response;
     }
 
     private static HttpResponse<Buffer> send(HttpMethod method, String target, String contentType, Buffer body) {

@@ -37,6 +37,11 @@ public final class ApiException extends RuntimeException {
         return new ApiException(415, "Content-Type must be application/json", null);
     }
 
+    /** More request bodies are being read than the server holds at once; the client may try again. */
+    public static ApiException busy() {
+        return new ApiException(503, "the server is busy, try again later", null);
+    }
+
     public int status() {
         return status;
     }

@@ -18,6 +18,7 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.OptionalLong;
 import java.util.Set;
+import java.util.concurrent.Semaphore;
 
 /** One request and its response, as the handlers see them: parameters in, JSON out. */
 public final class Exchange {
@@ -31,15 +32,25 @@ public final class Exchange {
      */
     private static final long DISCARD_LIMIT = 16L << 20;
 
+    /**
+     * The bytes of request bodies held in memory at once, by all exchanges together: an eighth of
+     * the heap (15.5 MiB at jvm.options's 128 MiB), never less than one body of the largest size. A
+     * body that does not fit is refused with a 503 before it is read (README.md, "Limits").
+     */
+    public static final int BODY_BUDGET = (int) Math.max(BODY_LIMIT + 1, Runtime.getRuntime().maxMemory() / 8);
+
     private static final int DEFAULT_PAGE_SIZE = 20;
     private static final int MAX_PAGE_SIZE = 100;
 
     private final HttpExchange exchange;
+    private final Semaphore bodyBytes;
     private String pathId;
     private Map<String, String> query;
 
-    Exchange(HttpExchange exchange) {
+    /** {@code bodyBytes} has a permit for each byte of the body budget that every exchange shares. */
+    Exchange(HttpExchange exchange, Semaphore bodyBytes) {
         this.exchange = exchange;
+        this.bodyBytes = bodyBytes;
     }
 
     public String method() {
@@ -144,7 +155,8 @@ public final class Exchange {
 
     /**
      * The request body as JSON, checked in the contract's order: Content-Type (415), size (413),
-     * syntax (400). Of a JSON object only the named {@code members} are kept.
+     * syntax (400). Of a JSON object only the named {@code members} are kept. The body is read
+     * only if the bytes it may take fit what is left of the body budget, else the answer is a 503.
      */
     public Object readJson(Set<String> members) throws IOException {
         String contentType = exchange.getRequestHeaders().getFirst("Content-Type");
@@ -157,6 +169,20 @@ public final class Exchange {
             discard(in);
             throw ApiException.contentTooLarge(BODY_LIMIT);
         }
+        // A chunked body may grow to one byte past the limit before it is refused.
+        int reserved = declared >= 0 ? (int) declared : BODY_LIMIT + 1;
+        if (!bodyBytes.tryAcquire(reserved)) {
+            throw ApiException.busy();
+        }
+        try {
+            return readAndParse(in, declared, members);
+        } finally {
+            bodyBytes.release(reserved);
+        }
+    }
+
+    /** The body read into one array (a chunked one grown up to one byte past the limit), then parsed. */
+    private static Object readAndParse(InputStream in, long declared, Set<String> members) {
         byte[] body = new byte[declared >= 0 ? (int) declared : 8192];
         int length = 0;
         try {

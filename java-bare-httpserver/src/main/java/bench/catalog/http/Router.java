@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.Semaphore;
 
 /**
  * The server's only handler: a method × path table over exact paths whose segments are literals
@@ -20,9 +21,16 @@ public final class Router implements HttpHandler {
 
     private final List<Route> routes = new ArrayList<>();
     private final boolean logRequests;
+    private final Semaphore bodyBytes;
 
     public Router(boolean logRequests) {
+        this(logRequests, Exchange.BODY_BUDGET);
+    }
+
+    /** A router whose exchanges together hold at most {@code bodyBudget} bytes of request bodies. */
+    Router(boolean logRequests, int bodyBudget) {
         this.logRequests = logRequests;
+        this.bodyBytes = new Semaphore(bodyBudget);
     }
 
     public Router get(String pattern, Handler handler) {
@@ -55,7 +63,7 @@ public final class Router implements HttpHandler {
     @Override
     public void handle(HttpExchange httpExchange) throws IOException {
         long started = System.nanoTime();
-        var exchange = new Exchange(httpExchange);
+        var exchange = new Exchange(httpExchange, bodyBytes);
         try {
             dispatch(exchange);
         } catch (Throwable failure) {

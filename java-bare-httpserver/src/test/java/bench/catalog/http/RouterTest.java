@@ -11,12 +11,14 @@ import org.junit.jupiter.params.provider.CsvSource;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpRequest.BodyPublishers;
 import java.net.http.HttpResponse;
 import java.net.http.HttpResponse.BodyHandlers;
+import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.Map;
 import java.util.Set;
@@ -179,6 +181,42 @@ class RouterTest {
             assertProblem(post(paddedObject(Exchange.BODY_LIMIT + 1), chunked), 413);
             assertProblem(post(paddedObject(3 * Exchange.BODY_LIMIT), chunked), 413);
         }
+    }
+
+    @Test
+    void aBodyThatDoesNotFitTheBudgetIs503() throws Exception {
+        // A budget of one largest body, held by a request that announces one and sends none of it.
+        var budgeted = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        budgeted.setExecutor(Executors.newVirtualThreadPerTaskExecutor());
+        budgeted.createContext("/", new Router(false, Exchange.BODY_LIMIT).post("/things", exchange -> {
+            exchange.readJson(Set.of());
+            exchange.sendNoContent();
+        }));
+        budgeted.start();
+        var things = URI.create("http://127.0.0.1:" + budgeted.getAddress().getPort() + "/things");
+        try {
+            try (var holder = new Socket("127.0.0.1", budgeted.getAddress().getPort())) {
+                holder.getOutputStream().write(("POST /things HTTP/1.1\r\nHost: test\r\n"
+                        + "Content-Type: application/json\r\nContent-Length: " + Exchange.BODY_LIMIT + "\r\n\r\n")
+                        .getBytes(StandardCharsets.US_ASCII));
+                assertProblem(postUntil(things, 503), 503);
+            }
+            // Its bytes come back when its connection closes.
+            assertEquals(204, postUntil(things, 204).statusCode());
+        } finally {
+            budgeted.stop(0);
+        }
+    }
+
+    /** An empty object posted until the answer has {@code status}, for up to 5 s: the holder's request is read in its own time. */
+    private static HttpResponse<String> postUntil(URI target, int status) throws Exception {
+        long deadline = System.nanoTime() + 5_000_000_000L;
+        HttpResponse<String> response;
+        do {
+            response = send(HttpRequest.newBuilder(target).header("Content-Type", "application/json")
+                    .POST(BodyPublishers.ofString("{}")));
+        } while (response.statusCode() != status && System.nanoTime() < deadline);
+        return response;
     }
 
     private static byte[] paddedObject(int size) {

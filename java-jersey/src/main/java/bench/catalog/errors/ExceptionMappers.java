@@ -9,6 +9,7 @@ import bench.catalog.data.StockNotFoundException;
 import bench.catalog.data.UnknownCategoryException;
 import bench.catalog.data.UpstreamFailedException;
 import bench.catalog.data.UpstreamTimeoutException;
+import bench.catalog.http.ServerBusyException;
 import com.fasterxml.jackson.core.JacksonException;
 import jakarta.persistence.PersistenceException;
 import jakarta.validation.ConstraintViolation;
@@ -112,7 +113,8 @@ public final class ExceptionMappers {
      * What Jersey raises, and the application as JAX-RS exceptions: no route (404), a method
      * the path does not serve (405, with Jersey's {@code Allow}), a Content-Type no reader takes
      * (415), a path id or query parameter that is not an integer (400), a body over 1 MiB (413),
-     * an empty body (400), the database down for {@code /health} (503).
+     * an empty body (400), the database down for {@code /health} (503), a body refused unread
+     * because the server holds as many bodies as it may (503, not logged: it is load, not a fault).
      */
     public static final class WebApplication implements ExceptionMapper<WebApplicationException> {
         @Context
@@ -132,7 +134,10 @@ public final class ExceptionMappers {
                 default -> Problem.of(answer.getStatus(), e.getMessage());
             };
             if (problem.status() == 503) {
-                LOG.warning(() -> "answered 503: " + rootCause(e));
+                // A busy server's refusals are load, not faults: a line for each would only add to it.
+                if (!(e instanceof ServerBusyException)) {
+                    LOG.warning(() -> "answered 503: " + rootCause(e));
+                }
             } else if (problem.status() >= 500) {
                 LOG.log(Level.SEVERE, "answered " + problem.status(), e);
             }

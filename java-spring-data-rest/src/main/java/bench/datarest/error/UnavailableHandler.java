@@ -15,9 +15,11 @@ import org.springframework.web.bind.annotation.ControllerAdvice;
 import org.springframework.web.bind.annotation.ExceptionHandler;
 
 /**
- * The one error Spring Data REST has no answer for: the database out of reach, a 503 as the
- * process contract says (spec/API.md, "Database errors"), where it would otherwise be a 500. Only
- * the exception types an outage arrives as are taken, and among them only what
+ * The errors Spring Data REST has no answer for, both 503s in API.md's problem JSON: the database
+ * out of reach, as the process contract says (spec/API.md, "Database errors"), where it would
+ * otherwise be a 500; and a request body refused because the bodies being read leave no room for
+ * it (BodySizeLimitFilter, spec/API.md, "Overload and slow clients"). Only the exception types an
+ * outage arrives as are taken, and among them only what
  * {@link DatabaseErrors#isUnavailable(Throwable)} calls unavailable; the rest goes on unchanged.
  * Constraint violations never come here: they stay Spring Data REST's 409.
  */
@@ -35,6 +37,11 @@ class UnavailableHandler {
 		}
 		log.warn("database unavailable: {}", ex.getMessage());
 		return DatabaseErrors.unavailable("the database is unavailable");
+	}
+
+	@ExceptionHandler
+	ResponseEntity<ProblemDetail> busy(ServerBusyException ex) {
+		return DatabaseErrors.unavailable(ex.getMessage());
 	}
 
 }

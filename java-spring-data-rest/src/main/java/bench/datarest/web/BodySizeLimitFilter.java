@@ -4,7 +4,9 @@ import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.Set;
+import java.util.concurrent.Semaphore;
 
+import bench.datarest.error.ServerBusyException;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ReadListener;
 import jakarta.servlet.ServletException;
@@ -13,19 +15,27 @@ import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletRequestWrapper;
 import jakarta.servlet.http.HttpServletResponse;
 
+import org.springframework.beans.factory.annotation.Qualifier;
+import org.springframework.beans.factory.annotation.Value;
 import org.springframework.http.MediaType;
 import org.springframework.stereotype.Component;
+import org.springframework.util.unit.DataSize;
 import org.springframework.web.filter.OncePerRequestFilter;
+import org.springframework.web.servlet.HandlerExceptionResolver;
 
 /**
- * Request bodies of at most 1 MiB, the API dialect's limit (spec/hal.md). Spring Data REST and
- * Tomcat have none for JSON: Jackson read a 64 MiB {@code name} whole, and the 400 echoed it back
- * in {@code invalidValue}, so one such request, or a dozen of 16 MB at once, ended the JVM on
- * {@code OutOfMemoryError}. A declared length over the limit is a 413 before a byte of the body is
- * read; a chunked body is read here up to one byte past the limit, a 413 if it gets there, else
- * handed on from memory. A body of declared length within the limit passes untouched: Tomcat
- * delivers no more than it declares. It runs after BodyContentTypeFilter, so a type that is not
- * one concrete media type is still a 415 first.
+ * Request bodies of at most 1 MiB, the API dialect's limit (spec/hal.md), and of at most
+ * {@code app.request-bodies.in-flight} bytes together among those being read at once (README.md,
+ * "Limits"). Spring Data REST and Tomcat have none for JSON: Jackson read a 64 MiB {@code name}
+ * whole, and the 400 echoed it back in {@code invalidValue}, so one such request, or a dozen of
+ * 16 MB at once, ended the JVM on {@code OutOfMemoryError}. A declared length over the limit is a
+ * 413 before a byte of the body is read. Any other body first takes room among the bodies in
+ * flight, its declared length or the limit when it is chunked, and gives it back when the request
+ * ends; without room it is a 503, through the error map ({@code UnavailableHandler}), before a
+ * byte of it is read. A chunked body is then read here up to one byte past the limit, a 413 if it
+ * gets there, else handed on from memory. A body of declared length within the limit passes
+ * untouched: Tomcat delivers no more than it declares. It runs after BodyContentTypeFilter, so a
+ * type that is not one concrete media type is still a 415 first.
  */
 @Component
 class BodySizeLimitFilter extends OncePerRequestFilter {
@@ -35,6 +45,18 @@ class BodySizeLimitFilter extends OncePerRequestFilter {
 	private static final Set<String> WITH_BODY = Set.of("POST", "PUT", "PATCH");
 
 	private static final String TOO_LARGE = "{\"message\":\"the request body is larger than 1 MiB (1048576 bytes)\"}";
+
+	/** Bytes of the bodies being read, one permit a byte. */
+	private final Semaphore room;
+
+	/** Spring MVC's error map, which answers the 503 as it answers an outage's. */
+	private final HandlerExceptionResolver errors;
+
+	BodySizeLimitFilter(@Value("${app.request-bodies.in-flight}") DataSize inFlight,
+			@Qualifier("handlerExceptionResolver") HandlerExceptionResolver errors) {
+		this.room = new Semaphore(Math.toIntExact(inFlight.toBytes()));
+		this.errors = errors;
+	}
 
 	@Override
 	protected boolean shouldNotFilter(HttpServletRequest request) {
@@ -49,6 +71,21 @@ class BodySizeLimitFilter extends OncePerRequestFilter {
 			tooLarge(response);
 			return;
 		}
+		int size = (declared < 0) ? MAX_BYTES : (int) declared;
+		if (!this.room.tryAcquire(size)) {
+			this.errors.resolveException(request, response, null, new ServerBusyException());
+			return;
+		}
+		try {
+			filterWithin(request, response, chain, declared);
+		}
+		finally {
+			this.room.release(size);
+		}
+	}
+
+	private static void filterWithin(HttpServletRequest request, HttpServletResponse response, FilterChain chain,
+			long declared) throws ServletException, IOException {
 		if (declared >= 0) {
 			chain.doFilter(request, response);
 			return;

@@ -78,6 +78,18 @@ class ApiExceptionHandler {
 		return Problems.of(HttpStatus.SERVICE_UNAVAILABLE, ex.getMessage());
 	}
 
+	/**
+	 * A body refused before a byte of it was read, for want of room among those being read
+	 * (bench.webflux.web.BodiesInFlightFilter): the connection is closed after the answer rather
+	 * than read to the body's end, as spec/API.md asks ("Overload and slow clients").
+	 */
+	@ExceptionHandler
+	ResponseEntity<ProblemDetail> busy(ServerBusyException ex) {
+		HttpHeaders headers = new HttpHeaders();
+		headers.setConnection("close");
+		return Problems.of(HttpStatus.SERVICE_UNAVAILABLE, ex.getMessage(), headers);
+	}
+
 	/** The stock upstream's fault rather than this service's: one line, no stack trace. */
 	@ExceptionHandler
 	ResponseEntity<ProblemDetail> upstreamFailed(UpstreamFailedException ex, ServerHttpRequest request) {

@@ -2,6 +2,7 @@ package bench.spring.error;
 
 import java.util.List;
 
+import bench.spring.web.BodiesInFlightFilter;
 import bench.spring.web.BodySizeLimitFilter;
 import bench.spring.web.PageQuery;
 import jakarta.servlet.http.HttpServletRequest;
@@ -119,8 +120,8 @@ class ApiExceptionHandler {
 	/**
 	 * The API orders the Content-Type (415) before the body's size (413) and syntax (400), but
 	 * Spring may fail to read a body before it looks at the Content-Type: it peeks at the first
-	 * byte (which trips the size limit of a declared Content-Length) and reads an empty body
-	 * without a Content-Type as a missing body.
+	 * byte (which trips the size limit of a declared Content-Length, or finds no room among the
+	 * bodies being read: 503) and reads an empty body without a Content-Type as a missing body.
 	 */
 	@ExceptionHandler
 	ResponseEntity<ProblemDetail> unreadable(HttpMessageNotReadableException ex, HttpServletRequest request) {
@@ -131,6 +132,9 @@ class ApiExceptionHandler {
 		if (BodySizeLimitFilter.exceeded(ex)) {
 			return Problems.of(HttpStatus.CONTENT_TOO_LARGE,
 					"the request body is larger than " + BodySizeLimitFilter.MAX_BYTES + " bytes");
+		}
+		if (BodiesInFlightFilter.refused(ex)) {
+			return Problems.of(HttpStatus.SERVICE_UNAVAILABLE, "the server is busy, try again shortly");
 		}
 		return Problems.of(HttpStatus.BAD_REQUEST, "the request body is not valid JSON");
 	}

@@ -19,8 +19,9 @@ import java.util.stream.Collectors;
 /**
  * Every route of spec/API.md, in the order its errors answer ("Which error answers first"). A
  * write is two routes on one path: the first checks the path id (400) and the Content-Type (415)
- * and calls next(); the second reads the body (413, then 400 and 422 in the handler). vertx-web
- * wants a BodyHandler first on its route, and these checks come before the body is read.
+ * and calls next(); the second takes the body's bytes from the {@link BodyBudget} (503 when it is
+ * spent) and reads the body (413, then 400 and 422 in the handler). vertx-web wants nothing but
+ * platform handlers before a BodyHandler on its route, and these checks come before the body is read.
  */
 public final class Api {
 
@@ -30,7 +31,7 @@ public final class Api {
     private final Router router;
 
     public Api(Vertx vertx, CategoryRepository categories, ItemRepository items, StockClient stock, Pool pool,
-            Config config) {
+            Config config, BodyBudget bodies, RequestHeadTimeout heads) {
         JsonSupport.configure();
         CategoryHandlers categoryHandlers = new CategoryHandlers(categories);
         ItemHandlers itemHandlers = new ItemHandlers(items);
@@ -40,6 +41,7 @@ public final class Api {
         BodyHandler body = BodyHandler.create(false).setBodyLimit(BODY_LIMIT);
 
         router = Router.router(vertx);
+        router.route().handler(heads::arrived);
         if (config.logRequests()) {
             router.route().handler(LoggerHandler.create(LoggerFormat.SHORT));
         }
@@ -47,12 +49,12 @@ public final class Api {
 
         router.get("/categories").handler(categoryHandlers::list);
         router.post("/categories").handler(Api::requireJson);
-        router.post("/categories").handler(body).handler(categoryHandlers::create);
+        router.post("/categories").handler(bodies).handler(body).handler(categoryHandlers::create);
         allow("/categories", HttpMethod.GET, HttpMethod.POST);
 
         router.get("/categories/:id").handler(Params::parseId).handler(categoryHandlers::get);
         router.put("/categories/:id").handler(Params::parseId).handler(Api::requireJson);
-        router.put("/categories/:id").handler(body).handler(categoryHandlers::replace);
+        router.put("/categories/:id").handler(bodies).handler(body).handler(categoryHandlers::replace);
         router.delete("/categories/:id").handler(Params::parseId).handler(categoryHandlers::delete);
         allow("/categories/:id", HttpMethod.GET, HttpMethod.PUT, HttpMethod.DELETE);
 
@@ -61,12 +63,12 @@ public final class Api {
 
         router.get("/items").handler(itemHandlers::list);
         router.post("/items").handler(Api::requireJson);
-        router.post("/items").handler(body).handler(itemHandlers::create);
+        router.post("/items").handler(bodies).handler(body).handler(itemHandlers::create);
         allow("/items", HttpMethod.GET, HttpMethod.POST);
 
         router.get("/items/:id").handler(Params::parseId).handler(itemHandlers::get);
         router.put("/items/:id").handler(Params::parseId).handler(Api::requireJson);
-        router.put("/items/:id").handler(body).handler(itemHandlers::replace);
+        router.put("/items/:id").handler(bodies).handler(body).handler(itemHandlers::replace);
         router.delete("/items/:id").handler(Params::parseId).handler(itemHandlers::delete);
         allow("/items/:id", HttpMethod.GET, HttpMethod.PUT, HttpMethod.DELETE);
 

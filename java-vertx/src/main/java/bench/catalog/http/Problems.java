@@ -10,6 +10,7 @@ import bench.catalog.data.UnknownCategoryException;
 import bench.catalog.data.UpstreamFailedException;
 import bench.catalog.data.UpstreamTimeoutException;
 import io.netty.handler.codec.http.HttpResponseStatus;
+import io.vertx.core.Future;
 import io.vertx.core.Handler;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.json.JsonArray;
@@ -59,6 +60,11 @@ final class Problems {
             case UnknownCategoryException e ->
                     invalid(ctx, List.of(new InvalidFieldsException.FieldError("categoryId", e.getMessage())));
             case DatabaseUnavailableException e -> send(ctx, 503, "the database is unavailable; try again later");
+            case ServerBusyException e -> {
+                // Its body was never read, so the connection cannot carry another request.
+                ctx.response().putHeader(HttpHeaders.CONNECTION, "close");
+                send(ctx, 503, e.getMessage()).onComplete(sent -> ctx.request().connection().close());
+            }
             case StockNotFoundException e -> send(ctx, 404, e.getMessage());
             // The upstream's failures are its own, not this server's: one line each, no stack trace.
             case UpstreamFailedException e -> {
@@ -103,11 +109,11 @@ final class Problems {
         send(ctx, 500, "the server could not answer this request");
     }
 
-    private static void send(RoutingContext ctx, int status, String detail) {
-        send(ctx, status, detail, null);
+    private static Future<Void> send(RoutingContext ctx, int status, String detail) {
+        return send(ctx, status, detail, null);
     }
 
-    private static void send(RoutingContext ctx, int status, String detail, JsonArray errors) {
+    private static Future<Void> send(RoutingContext ctx, int status, String detail, JsonArray errors) {
         JsonObject problem = new JsonObject()
                 .put("type", "about:blank")
                 .put("title", title(status))
@@ -116,7 +122,7 @@ final class Problems {
         if (errors != null) {
             problem.put("errors", errors);
         }
-        ctx.response()
+        return ctx.response()
                 .setStatusCode(status)
                 .setStatusMessage(title(status))
                 .putHeader(HttpHeaders.CONTENT_TYPE, "application/problem+json")

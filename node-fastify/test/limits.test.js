@@ -1,0 +1,57 @@
+// The bounds of README's "Limits": body bytes read at once, and the time request headers get.
+import assert from 'node:assert/strict'
+import { EventEmitter, once } from 'node:events'
+import { connect } from 'node:net'
+import { test } from 'node:test'
+
+process.env.DATABASE_URL ??= 'postgres://bench:bench@127.0.0.1:5432/bench'
+const { buildApp } = await import('../app.js')
+const { bodyBudget } = await import('../lib/limits.js')
+
+function request(headers) {
+  const headersSent = {}
+  const raw = new EventEmitter()
+  return { request: { headers }, reply: { raw, header: (name, value) => (headersSent[name] = value) }, raw, headersSent }
+}
+
+test('bodies past the budget are a 503 that closes the connection, until bytes are given back', async () => {
+  const reserve = bodyBudget({ budgetBytes: 3000, bodyLimit: 2000 })
+  const first = request({ 'content-length': '2000' })
+  await reserve(first.request, first.reply, 'payload')
+  const chunked = request({ 'transfer-encoding': 'chunked' })
+  await assert.rejects(reserve(chunked.request, chunked.reply, 'payload'), { statusCode: 503 })
+  assert.equal(chunked.headersSent.connection, 'close')
+  const small = request({ 'content-length': '1000' })
+  assert.equal(await reserve(small.request, small.reply, 'payload'), 'payload')
+  first.raw.emit('close')
+  await reserve(chunked.request, chunked.reply, 'payload')
+})
+
+test('requests without a body, or one Fastify refuses unread, reserve nothing', async () => {
+  const reserve = bodyBudget({ budgetBytes: 10, bodyLimit: 10 })
+  for (const headers of [{}, { 'content-length': '0' }, { 'content-length': '11' }]) {
+    const { request: req, reply } = request(headers)
+    await reserve(req, reply, 'payload')
+  }
+  const { request: req, reply } = request({ 'content-length': '10' })
+  await reserve(req, reply, 'payload')
+})
+
+test('a request whose headers do not end within 10 s is closed', async () => {
+  const app = buildApp({ logger: false })
+  await app.listen({ host: '127.0.0.1', port: 0 })
+  try {
+    const socket = connect(app.server.address().port, '127.0.0.1')
+    await once(socket, 'connect')
+    const started = performance.now()
+    socket.write('GET /items/1 HTTP/1.1\r\nHost: test\r\n')
+    const slow = setInterval(() => socket.write('X-Slow: 1\r\n'), 2000)
+    socket.resume()
+    await once(socket, 'close')
+    clearInterval(slow)
+    const seconds = (performance.now() - started) / 1000
+    assert.ok(seconds > 9 && seconds <= 10.5, `closed after ${seconds} s`)
+  } finally {
+    await app.close()
+  }
+})
