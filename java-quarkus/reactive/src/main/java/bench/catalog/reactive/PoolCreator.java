@@ -10,8 +10,8 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * The pool Hibernate Reactive and the health check share, made as Quarkus makes it but for the
- * wait for a connection: 3 s, within spec/API.md's 5 s and below the server's idle timeout of
- * 4 s (README.md, "Limits"), where Vert.x waits 30 s and Quarkus has no setting for it.
+ * wait for a connection: 3 s, within spec/API.md's 5 s and the same as the stack's Agroal, where
+ * Vert.x waits 30 s and Quarkus has no setting for it.
  */
 @Singleton
 public class PoolCreator implements PgPoolCreator {

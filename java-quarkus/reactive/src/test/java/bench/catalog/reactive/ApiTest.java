@@ -4,9 +4,14 @@ import static io.restassured.RestAssured.given;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.hasSize;
 import static org.hamcrest.Matchers.startsWith;
+import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.RestAssured;
 import io.restassured.http.ContentType;
+import java.io.IOException;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
 
@@ -94,5 +99,14 @@ class ApiTest {
         given().get("/health").then().statusCode(200).body("status", equalTo("UP"));
         given().redirects().follow(false).get("/avatar").then().statusCode(302)
                 .header("Location", startsWith("https://avatar.example.com/Renard-"));
+    }
+
+    @Test
+    void aRequestHeadThatNeverEndsIsClosedUnanswered() throws IOException {
+        try (Socket socket = new Socket("127.0.0.1", RestAssured.port)) {
+            socket.setSoTimeout(10_000); // the contract's bound: past it, read() throws
+            socket.getOutputStream().write("GET /health HTTP/1.1\r\nHost: localhost\r\n".getBytes(StandardCharsets.US_ASCII));
+            assertEquals(-1, socket.getInputStream().read(), "closed without an answer");
+        }
     }
 }
