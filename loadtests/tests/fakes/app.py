@@ -32,6 +32,8 @@ class Handler(BaseHTTPRequestHandler):
             self._answer(302, headers=[("Location", "https://avatar.example.com/x.png")])
         elif self.path == "/health":
             self._answer(200, {"status": "UP"})
+        elif self.path == "/items/0":
+            self._answer(404, {"status": 404})
         elif self.path.endswith("/stock"):
             item = self.path.split("/")[2]
             with urllib.request.urlopen(f"{os.environ['STOCK_URL']}/stock/{item}", timeout=2) as answer:
@@ -40,8 +42,11 @@ class Handler(BaseHTTPRequestHandler):
             self._answer(200, {"id": 1})
 
     def do_POST(self):
-        self._read_body()
-        self._answer(201, {"id": 100_001})
+        body = self.rfile.read(int(self.headers.get("Content-Length") or 0))
+        if json.loads(body or b"{}").get("sku") == "":
+            self._answer(422, {"status": 422})
+        else:
+            self._answer(201, {"id": 100_001})
 
     def do_PUT(self):
         self._read_body()
