@@ -89,6 +89,18 @@ class Docker(Section):
     three_part_versions: list[Text] = Field(default_factory=list)
 
 
+class Training(Section):
+    """A training run that makes a file the variant's run reads (a JVM's AOT cache): the runner
+    starts `command` on a database of its own, walks the API (bench.training), stops it with
+    SIGTERM and expects `artifact` written at its exit (docs/method.md, "Variants that train")."""
+
+    command: Text  # starts the stack, as [run] command does (`exec`, so that SIGTERM reaches it)
+    artifact: Text  # what the training writes; its absence, or a changed source or runtime, trains again
+    # Prints the runtime the artifact belongs to ("$JAVA_HOME/bin/java" -version): a JVM ignores an
+    # AOT cache made by another, so a change of this output trains again.
+    runtime: Text
+
+
 class Variant(Section):
     """The stack with one knob changed (docs/method.md, "Variants"): measured beside it, and held to
     the whole contract like it."""
@@ -99,6 +111,7 @@ class Variant(Section):
     env: dict[str, str] = Field(default_factory=dict)  # added to the stack's [run.env]
     run: Text | None = None  # a run command of its own (JVM flags, say); the stack's otherwise
     build: Build | None = None  # a build of its own (a build profile, a feature flag)
+    train: Training | None = None  # a training run after the build (an AOT cache)
 
     @field_validator("scenarios")
     @classmethod
@@ -148,6 +161,7 @@ class Stack(Manifest):
     _variant: str | None = PrivateAttr(default=None)
     _own_build: bool = PrivateAttr(default=False)
     _variant_scenarios: tuple[str, ...] | None = PrivateAttr(default=None)
+    _training: Training | None = PrivateAttr(default=None)
 
     @property
     def directory(self) -> Path:
@@ -166,6 +180,19 @@ class Stack(Manifest):
     def variant_scenarios(self) -> tuple[str, ...] | None:
         """The scenarios a variant is measured in (its [variants] table's); None for a stack."""
         return self._variant_scenarios
+
+    @property
+    def training(self) -> Training | None:
+        """A variant's training run (its [variants] table's `train`); None for most."""
+        return self._training
+
+    @property
+    def training_record(self) -> Path | None:
+        """Where its training's record lies, beside the artifact (bench.training); None for a
+        stack or variant that does not train."""
+        if self._training is None:
+            return None
+        return self._directory / f"{self._training.artifact}.training.json"
 
     @property
     def build_key(self) -> str:
@@ -194,6 +221,7 @@ class Stack(Manifest):
         varied._variant = name
         varied._own_build = chosen.build is not None
         varied._variant_scenarios = tuple(chosen.scenarios)
+        varied._training = chosen.train
         return varied
 
     def variant_stacks(self) -> list[Stack]:

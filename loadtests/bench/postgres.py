@@ -255,6 +255,10 @@ class Cluster:
             conn.execute(f'DROP DATABASE IF EXISTS "{database}" WITH (FORCE)')
             conn.execute(f'CREATE DATABASE "{database}" TEMPLATE {TEMPLATE_NAME} STRATEGY FILE_COPY')
 
+    def drop(self, database: str) -> None:
+        with self.connect() as conn:
+            conn.execute(f'DROP DATABASE IF EXISTS "{database}" WITH (FORCE)')
+
     def databases(self) -> list[str]:
         with self.connect() as conn:
             rows = conn.execute(

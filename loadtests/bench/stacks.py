@@ -66,7 +66,8 @@ def up_to_date(stack: Stack) -> bool:
 
 
 def build(stack: Stack, *, force: bool = False) -> bool:
-    """Builds unless up to date. Returns True when it built."""
+    """Builds unless up to date. Returns True when it built. A variant that trains is built and
+    trained by bench.training.build."""
     check_toolchain(stack)
     if not force and up_to_date(stack):
         return False

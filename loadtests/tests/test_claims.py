@@ -127,6 +127,28 @@ def test_each_verdict_by_the_rule(fields, a, b, verdict, why):
     assert judged.verdict == verdict and why in judged.reason
 
 
+def test_start_up_and_warm_up_are_each_fresh_process_s_own_figures():
+    # A cache's claim (docs/claims.toml, aot-cache-*): start-up 1.5–1.7 s against 3.9–4.1 s, and
+    # the warm-up 40 s against 40 s; a process that served a scenario before has no start-up here.
+    records = []
+    for number, (cached, plain) in enumerate([(1.5, 4.1), (1.7, 3.9)], 1):
+        a, b = run("a@aot", number, 1000.0), run("a", number, 1000.0)
+        a["startup_s"], b["startup_s"] = cached, plain
+        for r in (a, b):
+            r["served_before"] = []
+            r["steady_state"]["time_s"] = 40.0
+        records += [a, b]
+    later = run("a@aot", 3, 1000.0)
+    later["startup_s"], later["served_before"] = 9.0, ["read-heavy"]
+    found = cells([*records, later])
+    start_up = judge(claim(rows=["a@aot", "a"], metric="startup", expected="lower"), found)
+    assert start_up.verdict == "holds"
+    assert start_up.measured[0].value is not None
+    assert start_up.measured[0].value.median == pytest.approx(1.6 / 4.0)
+    warm_up = judge(claim(rows=["a@aot", "a"], metric="steady-state", expected="lower"), found)
+    assert warm_up.verdict == "no difference within spread"
+
+
 def test_a_claim_of_no_difference_holds_within_its_tolerance():
     # 1000 ÷ 985 and 990 ÷ 985: apart, but within 2%.
     found = cells([run("a", 1, 1000.0), run("a", 2, 1000.0), run("b", 1, 1000.0)])

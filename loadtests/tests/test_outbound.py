@@ -175,7 +175,7 @@ def test_serve_starts_the_upstream_beside_the_database_names_it_to_the_stack_and
     run = f'command = "exec {sys.executable} {FAKES / "app.py"}"'
     stack = manifest.load(write_stack(tmp_path, text=VALID.replace('command = "exec sleep 60"', run)))
     monkeypatch.setattr(manifest, "select", lambda impls: [stack])
-    monkeypatch.setattr(stacks, "build", lambda stack: False)
+    monkeypatch.setattr(stacks, "build", lambda stack, **_: False)
     monkeypatch.setattr(postgres, "session", fake_session)
 
     started: list[upstream.Upstream] = []

@@ -77,7 +77,7 @@ class _Running:
 
 
 def _stack(dialect="api"):
-    return type("Stack", (), {"name": "tiny", "dialect": dialect})()
+    return type("Stack", (), {"name": "tiny", "dialect": dialect, "training": None})()
 
 
 class _Cluster(postgres.Cluster):
@@ -105,7 +105,7 @@ def test_fuzz_runs_again_only_when_the_fuzzer_itself_crashed(monkeypatch, tmp_pa
         calls.append(url)
         return outcomes[len(calls) - 1]
 
-    monkeypatch.setattr(stacks, "build", lambda stack: None)
+    monkeypatch.setattr(stacks, "build", lambda stack, **_: None)
     monkeypatch.setattr(stacks, "start", lambda stack, **kwargs: _Running())
     monkeypatch.setattr(fuzz, "fuzz_stack", fuzz_stack)
     cluster = _Cluster()
@@ -122,7 +122,7 @@ def test_a_real_finding_is_not_fuzzed_again(monkeypatch):
         calls.append(url)
         return fuzz.FuzzResult(ok=False, cases=5, failures=[crash, server_error])
 
-    monkeypatch.setattr(stacks, "build", lambda stack: None)
+    monkeypatch.setattr(stacks, "build", lambda stack, **_: None)
     monkeypatch.setattr(stacks, "start", lambda stack, **kwargs: _Running())
     monkeypatch.setattr(fuzz, "fuzz_stack", fuzz_stack)
     result = fuzzing.run_fuzz(_stack(), _Cluster(), max_examples=1, seconds=10)
@@ -188,7 +188,7 @@ def test_the_fuzz_step_generates_from_the_description_of_the_dialect(monkeypatch
         specs.append(kwargs["spec"])
         return fuzz.FuzzResult(ok=True, cases=5, failures=[])
 
-    monkeypatch.setattr(stacks, "build", lambda stack: None)
+    monkeypatch.setattr(stacks, "build", lambda stack, **_: None)
     monkeypatch.setattr(stacks, "start", lambda stack, **kwargs: _Running())
     monkeypatch.setattr(fuzz, "fuzz_stack", fuzz_stack)
     result = fuzzing.run_fuzz(_stack(dialect), _Cluster(), max_examples=1, seconds=10)
@@ -237,7 +237,7 @@ def test_a_stack_under_fuzzing_asks_the_stock_service_without_its_delay(monkeypa
         started.append(kwargs)
         return _Running()
 
-    monkeypatch.setattr(stacks, "build", lambda stack: None)
+    monkeypatch.setattr(stacks, "build", lambda stack, **_: None)
     monkeypatch.setattr(stacks, "start", start)
     monkeypatch.setattr(fuzz, "fuzz_stack", lambda url, **kwargs: fuzz.FuzzResult(ok=True, cases=5, failures=[]))
     fuzzing.run_fuzz(_stack(), _Cluster(), max_examples=1, seconds=10)

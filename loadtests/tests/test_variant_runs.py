@@ -68,9 +68,9 @@ def test_the_estimate_of_a_variant_counts_its_scenarios(tmp_path, monkeypatch):
 
 def test_variants_follow_their_stacks_in_their_own_scenarios(tmp_path, monkeypatch):
     said = estimate(tmp_path, monkeypatch, "java-spring", "go-gin", "--variants", "--scenario", "join-filter")
-    # java-spring's variants measured in join-filter follow it (platform-threads, n-plus-one);
-    # those measured elsewhere only (the outbound clients) drop out of a join-filter run.
-    assert "4 stack(s) × 1 scenario(s)" in said
+    # java-spring's variants measured in join-filter follow it (platform-threads, n-plus-one,
+    # aot-cache); those measured elsewhere only (the outbound clients) drop out of a join-filter run.
+    assert "5 stack(s) × 1 scenario(s)" in said
     from bench.measure import RunRequest, plan_run
 
     planned = plan_run(RunRequest(impls=("java-spring", "go-gin"), variants=True, output=tmp_path / "out"))

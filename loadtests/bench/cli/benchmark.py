@@ -15,6 +15,7 @@ from bench.console import console
 from bench.scenarios import SCENARIOS
 
 if TYPE_CHECKING:
+    from bench.manifest import Stack
     from bench.records import FaultKind
 
 
@@ -185,6 +186,8 @@ def run(
         click.confirm("That is over an hour. Go on?", abort=True)
     with planned.held() as cluster:
         started = time.monotonic()
+        if target_url is None:
+            _train(plan.stacks)
         results = planned.execute(cluster)
         # results.md is the quick (or full) profile's; ladder, soak and fault runs add sections to it.
         main_profile = profile if profile in ("smoke", "quick", "full") else "quick"
@@ -227,3 +230,14 @@ def report_command(profile: str) -> None:
     report.render(where_to.output / "raw" / profile, where_to.target, where_to.output, analysis=where_to.analysis)
     console.print(f"wrote {where_to.target}")
     console.print(f"wrote {write_site(where_to.output / 'raw' / profile, where_to.output / 'site')}")
+
+
+def _train(stacks: list[Stack]) -> None:
+    """Variants that train are built and trained before the plan runs (bench.training)."""
+    from bench import training
+
+    for stack in stacks:
+        if stack.training is not None:
+            with console.status(f"building and training {stack.name}"):
+                if training.build(stack):
+                    console.print(f"{stack.name}: {training.summary(stack)}")

@@ -28,16 +28,19 @@ def build(impls: tuple[str, ...], force: bool) -> None:
     A stack is up to date when none of its files that git would track changed since its
     last successful build and its artifact exists.
     """
-    from bench import manifest, stacks
+    from bench import manifest, training
 
     selected = manifest.select(impls)
     with Lock():
         for stack in selected:
             with console.status(f"building {stack.name}"):
                 started = time.monotonic()
-                built = stacks.build(stack, force=force)
+                built = training.build(stack, force=force)
+            trained = training.summary(stack) if built else None
             console.print(
-                f"{stack.name}: " + (f"built in {time.monotonic() - started:.0f} s" if built else "up to date")
+                f"{stack.name}: "
+                + (f"built in {time.monotonic() - started:.0f} s" if built else "up to date")
+                + (f"; {trained}" if trained else "")
             )
 
 
@@ -77,12 +80,12 @@ def serve(impl: str, port: int) -> None:
     /items/{id}/stock asks (on port 8099, or the next free one), starts the stack with the same
     environment the benchmark uses, prints their URLs, and stops everything it started on Ctrl-C.
     """
-    from bench import manifest, postgres, stacks, upstream
+    from bench import manifest, postgres, training, upstream
 
     (stack,) = manifest.select([impl])
     with Lock():
         with console.status(f"building {stack.name}"):
-            stacks.build(stack)
+            training.build(stack)
         with postgres.session() as cluster:
             cluster.reset()
             with console.status("starting the stock upstream"):

@@ -103,6 +103,23 @@ Dialect = Literal["api", "hal"]
 DIALECT_MARKS: dict[str, str] = {"api": "", "hal": "HAL"}
 
 
+class Training(Model):
+    """How a variant that trains made the file its run reads (bench.training): written beside that
+    file when the variant was built, and copied into each of its records."""
+
+    workload: str
+    """What the process served while it trained, in words."""
+    requests: PositiveInt
+    seconds: NonNegativeFloat
+    """Wall time from its start to its exit with the file written: start-up, the walk, the exit."""
+    artifact: str
+    """The file, relative to the stack's directory."""
+    artifact_bytes: PositiveInt
+    runtime: str
+    """What the manifest's `train.runtime` command printed, its lines joined: the JVM the cache belongs to."""
+    trained_at: Timestamp
+
+
 class StackInfo(Model):
     name: str
     display: str
@@ -114,6 +131,8 @@ class StackInfo(Model):
     data_access: str
     dialect: Dialect = "api"
     """Records written before dialects existed have none: they were all the API's."""
+    training: Training | None = None
+    """A variant that trains (an AOT cache): its training run; absent for any other."""
 
     @property
     def label(self) -> str:

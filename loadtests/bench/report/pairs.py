@@ -119,6 +119,18 @@ METRICS: dict[str, Metric] = {
     ),
     "gc": Metric("GC pauses per second", "ms/s", 1, True, _stepped(_jvm("gc_pause_ms_per_s"))),
     "heap": Metric("heap used, peak", "MiB", 0, True, _stepped(_jvm("heap_used_peak_bytes", MIB))),
+    # A fresh process's seconds to its first healthy /health (each run's that started one), and
+    # its warm-up's to steady state (the cap where it did not settle), as the summary shows them.
+    "startup": Metric(
+        "start-up", "s", 1, False, lambda cell, _: [r.startup_s for r in cell.records if not r.served_before]
+    ),
+    "steady-state": Metric(
+        "time to steady state",
+        "s",
+        0,
+        False,
+        lambda cell, _: [r.steady_state.time_s if r.steady_state is not None else None for r in cell.records],
+    ),
     # Each run's highest over every step and stage, as the summary's peak memory.
     "peak-memory": Metric(
         "app peak memory", "MiB", 0, False, lambda cell, _: [p / MIB if p else None for p in per_run_peak(cell.records)]

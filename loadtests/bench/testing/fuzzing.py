@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from bench import fuzz, paths, ports, stacks, upstream
+from bench import fuzz, paths, ports, stacks, training, upstream
 from bench.conformance import Step
 from bench.console import console
 from bench.errors import BenchError
@@ -29,7 +29,7 @@ def run_fuzz(
     result = result or StackResult(stack.name)
     spec = fuzz.spec_for(stack.dialect)
     try:
-        stacks.build(stack)
+        training.build(stack)
         # GET /items/{id}/stock asks the real stock service, without its delay: every fuzzed id
         # is answered at once (200, or 404 past the seed's items), never with the 502 of an
         # upstream that is not there nor after a timeout.

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import time
 
-from bench import paths, phases, ports, procs, stacks
+from bench import paths, phases, ports, procs, stacks, training
 from bench.conformance import CONFORMANCE_SUITE, Step, run_suite
 from bench.console import console
 from bench.errors import BenchError
@@ -70,14 +70,17 @@ def _build_step(stack: Stack, result: StackResult) -> bool:
     """Builds `stack` as a step of `result`; False when the build failed."""
     with console.status(f"[bold]{stack.name}[/]: building"), phases.timed(stack.name, "build"):
         try:
-            built = stacks.build(stack)
+            built = training.build(stack)
         except BenchError as error:
             result.steps["build"] = Step(False, str(error).splitlines()[0])
             console.print(f"[red]{error}[/]")
             result.failed += 1
             return False
     shared = stack.build_key != stack.name
-    result.steps["build"] = Step(True, "built" if built else f"{stack.build_key}'s build" if shared else "up to date")
+    summary = "built" if built else f"{stack.build_key}'s build" if shared else "up to date"
+    if built and (trained := training.summary(stack)) is not None:
+        summary = trained
+    result.steps["build"] = Step(True, summary)
     console.print(f"{stack.name}: build {result.steps['build'].summary}")
     return True
 

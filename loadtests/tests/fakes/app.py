@@ -60,6 +60,8 @@ class Handler(BaseHTTPRequestHandler):
             self._answer(302, headers=[("Location", "https://avatar.example.com/x.png")])
         elif self.path == "/health":
             self._answer(200, {"status": "UP"})
+        elif self.path == "/items/0":
+            self._answer(404, {"status": 404})
         elif self.path.endswith("/stock"):
             item = self.path.split("/")[2]
             with urllib.request.urlopen(f"{os.environ['STOCK_URL']}/stock/{item}", timeout=2) as answer:
@@ -69,7 +71,10 @@ class Handler(BaseHTTPRequestHandler):
 
     def do_POST(self):
         body = self._read_body()
-        if DATABASE is None:
+        if json.loads(body or b"{}").get("sku") == "":
+            # The training walk's invalid item (bench.training): the contract's 422.
+            self._answer(422, {"status": 422})
+        elif DATABASE is None:
             self._answer(201, {"id": 100_001})
         elif LOSES == "item_create":
             # A 201 with an id of its own, as a real answer has, and no row behind it.

@@ -41,6 +41,11 @@ def prepare(plan: Plan) -> tuple[dict[str, Path], Caps]:
     for stack in plan.stacks:
         with console.status(f"building {stack.name}"):
             stacks.build(stack)
+        # A variant that trains was trained before the plan ran (bench.training.build, in the
+        # command): started without its artifact, a JVM would warn and run without its cache.
+        record = stack.training_record
+        if record is not None and not record.is_file():
+            raise BenchError(f"{stack.name} is not trained: run ./bench build {stack.name}")
     if any(s.upstream for s in plan.scenarios):
         with console.status("building the stock upstream"):
             upstream.build()

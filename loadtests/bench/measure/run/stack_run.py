@@ -31,7 +31,7 @@ from bench.measure.phases.steady import cpu_window_runs, reach_steady_state
 from bench.measure.phases.vegeta_runs import VegetaSteps
 from bench.measure.run.faults import DatabaseRestart
 from bench.profiles import OPEN_TIMING, TIMING, replication_stages
-from bench.records import Dialect, Fault, LostWrites, RawResult, StackInfo
+from bench.records import Dialect, Fault, LostWrites, RawResult, StackInfo, Training
 from bench.records.steps import FirstMinute, Ladder, Stage, SteadyState
 from bench.scenarios import Scenario
 
@@ -40,7 +40,11 @@ IDLE_AFTER_S = 1.0
 
 
 def stack_info(stack: Stack) -> StackInfo:
+    # A variant that trains carries its training's record (bench.training); no other has the key.
+    record = stack.training_record
+    trained = {"training": Training.model_validate_json(record.read_text())} if record and record.is_file() else {}
     return StackInfo(
+        **trained,
         name=stack.name,
         display=stack.display,
         language=stack.language,
