@@ -129,14 +129,14 @@ def run(
     A variant, STACK@VARIANT, is measured in the scenarios its stack's impl.toml lists for it, and
     in no other: with --scenario, in those of its own that are named.
 
-    For each stack × run (repeat-major: every stack once, then again): start the stack in its
-    cgroup (CPU set and memory cap from compose.yaml) and wait for /health; then for each
-    scenario in turn on that one process: replace the database under it, bring it to steady
-    state at a fixed rate (CPU per request settled, or the cap), run the fixed-rate ladder
-    until the first rate it cannot hold (oha, or vegeta for the write scenarios), then the
-    original study's closed-model stages (k6, or oha), on the load generator's CPUs; stop it
-    after its last scenario (and start it again if it died). The soak, the memory ladder and a
-    fault run start it per scenario.
+    For each stack × run (repeat-major: every stack once, then again) and each scenario, on a
+    fresh process of the stack (method v4; docs/method.md, "One run, step by step"): replace
+    the database, start the stack in its cgroup (CPU set and memory cap from compose.yaml) and
+    wait for /health; in join-filter and the avatar, measure its first minute; bring it to
+    steady state at a fixed rate (CPU per request settled and, for a JVM, its JIT quiet, or the
+    cap), run the fixed-rate ladder until the first rate it cannot hold (oha, or vegeta for the
+    write scenarios), then the original study's closed-model stages (k6, or oha), on the load
+    generator's CPUs; stop it.
     Per ladder step and stage it records rates, latency percentiles, errors by status, the
     app's, PostgreSQL's and the load generator's CPU (and the stock upstream's, which the outbound
     scenario's stacks call and the runner starts for it) and what bound it, peak memory, SQL
