@@ -9,6 +9,7 @@ import pytest
 
 from bench import paths, ports, postgres, procs, scenarios, upstream
 from bench.measure.load import pgbench
+from bench.measure.load.figures import latency_of
 from bench.measure.plan.ceilings import CEILING_DB, ceiling_of
 from bench.measure.run import nginx
 
@@ -135,7 +136,7 @@ def test_the_transaction_log_gives_each_latency_and_the_skipped(tmp_path):
 
 
 def test_percentiles_are_latencies_some_transaction_had():
-    latency = pgbench.latency_of([float(ms) for ms in range(1, 1001)])
+    latency = latency_of([float(ms) for ms in range(1, 1001)])
     assert latency is not None
     assert (latency.min, latency.p50, latency.p90, latency.p99, latency.p999, latency.max) == (
         1,
@@ -146,7 +147,7 @@ def test_percentiles_are_latencies_some_transaction_had():
         1000,
     )
     assert latency.avg == 500.5
-    assert pgbench.latency_of([]) is None
+    assert latency_of([]) is None
 
 
 @pytest.mark.postgres

@@ -4,7 +4,8 @@ pgbench): the common shape its parser turns its output into."""
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+import statistics
+from collections.abc import Iterable, Sequence
 
 from pydantic import BaseModel, ConfigDict
 
@@ -15,6 +16,25 @@ def nearest_rank(ordered: Sequence[float], share: float) -> float:
     """The `share` quantile of sorted values by nearest rank: the smallest value with at least
     that share of the values at or under it, so a latency some request actually had."""
     return ordered[max(0, math.ceil(share * len(ordered)) - 1)]
+
+
+def latency_of(values_ms: Iterable[float]) -> Latency | None:
+    """The percentiles a stage's figures have, by nearest rank, from every request's (or
+    transaction's) latency: the rule for every latency the runner computes itself (pgbench's,
+    vegeta's, the first minute's bins), where oha and k6 report their own."""
+    ordered = sorted(values_ms)
+    if not ordered:
+        return None
+    return Latency(
+        avg=statistics.fmean(ordered),
+        min=ordered[0],
+        p50=nearest_rank(ordered, 0.50),
+        p90=nearest_rank(ordered, 0.90),
+        p95=nearest_rank(ordered, 0.95),
+        p99=nearest_rank(ordered, 0.99),
+        p999=nearest_rank(ordered, 0.999),
+        max=ordered[-1],
+    )
 
 
 class LoadFigures(BaseModel):

@@ -5,14 +5,11 @@ log. The parsers are pure, for the tests."""
 from __future__ import annotations
 
 import re
-import statistics
 from dataclasses import dataclass
 from pathlib import Path
 
 from bench import paths
 from bench.errors import BenchError
-from bench.measure.load.figures import nearest_rank
-from bench.records.steps import Latency
 from bench.scenarios import Scenario
 
 PGBENCH_DIR = paths.ROOT / "loadtests" / "pgbench"
@@ -101,20 +98,3 @@ def read_transaction_logs(prefix: Path) -> TransactionLog:
             else:
                 latencies.append(int(fields[2]) / 1000)
     return TransactionLog(latencies, skipped)
-
-
-def latency_of(latencies_ms: list[float]) -> Latency | None:
-    """The percentiles the k6 and oha figures have, from every transaction's latency."""
-    if not latencies_ms:
-        return None
-    ordered = sorted(latencies_ms)
-    return Latency(
-        avg=statistics.fmean(ordered),
-        min=ordered[0],
-        p50=nearest_rank(ordered, 0.50),
-        p90=nearest_rank(ordered, 0.90),
-        p95=nearest_rank(ordered, 0.95),
-        p99=nearest_rank(ordered, 0.99),
-        p999=nearest_rank(ordered, 0.999),
-        max=ordered[-1],
-    )

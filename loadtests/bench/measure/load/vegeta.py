@@ -13,14 +13,13 @@ from __future__ import annotations
 
 import base64
 import csv
-import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from bench.measure.load.figures import LoadFigures
+from bench.measure.load.figures import LoadFigures, latency_of
 from bench.measure.load.step_requests import EXPECTED_STATUS, EXTRA_ENDPOINTS, Request
-from bench.records.steps import EndpointFigures, Latency
+from bench.records.steps import EndpointFigures
 
 
 def vegeta_command(vegeta: Path, *, targets: Path, rate: float, seconds: float, output: Path) -> str:
@@ -104,30 +103,6 @@ def scheduled_latencies_ns(results: Sequence[Result], rate: float) -> list[int]:
     return [r.latency_ns + r.timestamp_ns - (began + (r.seq + 1) * interval) for r in results]
 
 
-def percentile(ordered: Sequence[float], share: float) -> float:
-    """The `share` quantile of sorted values, interpolated between the nearest ranks."""
-    position = share * (len(ordered) - 1)
-    low = math.floor(position)
-    high = min(low + 1, len(ordered) - 1)
-    return ordered[low] + (ordered[high] - ordered[low]) * (position - low)
-
-
-def latency(values_ms: Iterable[float]) -> Latency | None:
-    ordered = sorted(values_ms)
-    if not ordered:
-        return None
-    return Latency(
-        avg=sum(ordered) / len(ordered),
-        min=ordered[0],
-        p50=percentile(ordered, 0.5),
-        p90=percentile(ordered, 0.9),
-        p95=percentile(ordered, 0.95),
-        p99=percentile(ordered, 0.99),
-        p999=percentile(ordered, 0.999),
-        max=ordered[-1],
-    )
-
-
 @dataclass(frozen=True)
 class Step:
     """What a step's results say: the load generator's figures and the writes' answers."""
@@ -171,7 +146,7 @@ def parse_results(
     ends = [r.timestamp_ns + r.latency_ns for r in results]
     # In one order whatever the answers' (EXPECTED_STATUS's), as the scripts list them.
     endpoints = {
-        endpoint: EndpointFigures(requests=len(per_endpoint[endpoint]), latency_ms=latency(per_endpoint[endpoint]))
+        endpoint: EndpointFigures(requests=len(per_endpoint[endpoint]), latency_ms=latency_of(per_endpoint[endpoint]))
         for endpoint in EXPECTED_STATUS
         if endpoint in per_endpoint
     }
@@ -180,7 +155,7 @@ def parse_results(
         requests=len(operations),
         rps=len(operations) / seconds,
         duration_s=seconds,
-        latency_ms=latency(operations),
+        latency_ms=latency_of(operations),
         errors=errors,
         error_count=sum(errors.values()),
         bytes_received=sum(n for n in lengths if n is not None) if None not in lengths else None,

@@ -8,7 +8,7 @@ from __future__ import annotations
 from bench import stacks
 from bench.errors import BenchError
 from bench.measure.load import pgbench
-from bench.measure.load.figures import LoadFigures
+from bench.measure.load.figures import LoadFigures, latency_of
 from bench.measure.load.process import run_load
 from bench.measure.phases.context import Context, logs
 from bench.measure.phases.ladder import run_ladder, sent_at_once
@@ -104,7 +104,7 @@ def pgbench_rate_run(
         requests=len(transactions.latencies_ms),
         rps=report.tps,
         duration_s=seconds,
-        latency_ms=pgbench.latency_of(transactions.latencies_ms),
+        latency_ms=latency_of(transactions.latencies_ms),
         errors={"other": report.failed} if report.failed else {},
         error_count=report.failed,
         bytes_received=None,
