@@ -39,3 +39,10 @@ def fake_cgroup_v1(root: Path) -> Path:
     (root / "cpuset" / "cpuset.cpus").write_text(f"0-{(os.cpu_count() or 1) - 1}\n")
     (root / "cpuset" / "cpuset.mems").write_text("0\n")
     return root
+
+
+def release_like_the_kernel(group: cgroups.Group) -> None:
+    """cgroups.Group.release on a fake tree: a real cgroup directory goes with its control files,
+    a fake one's are plain files, which rmdir would retry for 3 s a group before leaving them."""
+    for directory in group.dirs():
+        shutil.rmtree(directory, ignore_errors=True)

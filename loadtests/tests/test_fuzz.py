@@ -81,6 +81,23 @@ def test_read_report_turns_failed_tests_into_findings(tmp_path):
     assert result.ran_out == ["stateful scenarios"]
 
 
+def test_reaching_the_time_budget_is_a_pass_that_says_so(tmp_path):
+    """A test whose share of the budget ran out ends skipped (spec/fuzz/harness.py): the bounded
+    pass of `./bench test` passes, and its summary says where the budget stopped it."""
+    spent = "its share of the time budget is spent, after 7 requests"
+    report = write_report(
+        tmp_path / "r.json",
+        [
+            {"test": "GET /things/{id}", "outcome": "passed", "requests": 40},
+            {"test": "POST /things", "outcome": "skipped", "requests": 7, "ran_out": True, "message": spent},
+        ],
+    )
+    result = fuzz.read_report(report, tmp_path / "log", 0)
+    assert (result.ok, result.failures, result.passed, result.cases) == (True, [], 2, 47)
+    assert result.ran_out == ["POST /things"] and result.stopped == []
+    assert result.summary() == "ok: 47 requests in 0 s, time budget reached in 1 test(s)"
+
+
 def test_a_test_stopped_for_another_reason_is_no_failure_but_is_said(tmp_path):
     why = "stopped after 96 requests: Hypothesis could not replay a case the same way"
     report = write_report(

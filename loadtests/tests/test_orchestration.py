@@ -3,13 +3,12 @@ that write the summaries the real ones write, and a fake cgroup v1 tree whose co
 fakes charge. PostgreSQL is real (the lost-write check and the SQL counts need it)."""
 
 import json
-import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
-from conftest import fake_cgroup_v1
+from conftest import fake_cgroup_v1, release_like_the_kernel
 from test_manifest import VALID, write_stack
 
 from bench import manifest, paths, ports, schema
@@ -18,6 +17,7 @@ from bench.measure import Plan, kept_records, observed_runs
 from bench.measure.host import cgroups, environment
 from bench.measure.host.roles import Roles
 from bench.measure.plan.estimate import Observed
+from bench.measure.run import stack_run
 from bench.measure.run.orchestrate import run_plan
 from bench.profiles import OPEN_TIMING
 from bench.records import Cap, Caps, CpuSplit, RawResult
@@ -37,18 +37,15 @@ def fake_tool(directory: Path, name: str) -> Path:
     return path
 
 
-def release_like_the_kernel(group: cgroups.Group) -> None:
-    # A real cgroup directory goes with its control files; a fake one's are plain files.
-    for directory in group.dirs():
-        shutil.rmtree(directory, ignore_errors=True)
-
-
 @pytest.fixture
 def setting(tmp_path, monkeypatch):
     monkeypatch.setattr(paths, "LOGS", tmp_path / "logs")
     root = fake_cgroup_v1(tmp_path / "cgroup")
     monkeypatch.setenv("FAKE_CGROUP_ROOT", str(root))
     monkeypatch.setattr(cgroups.Group, "release", release_like_the_kernel)
+    # The fake stack's idle memory is set before it answers its health check (fakes/cgroup.py,
+    # start_app): nothing to wait for before reading it, in each scenario's fresh process.
+    monkeypatch.setattr(stack_run, "IDLE_AFTER_S", 0.0)
     run = f'command = "exec {sys.executable} {FAKES / "app.py"}"'
     stack = manifest.load(write_stack(tmp_path, text=VALID.replace('command = "exec sleep 60"', run)))
     tools = {name: fake_tool(tmp_path, name) for name in ("k6", "oha", "vegeta")}
@@ -84,8 +81,8 @@ def test_a_run_of_every_load_tool_writes_records_that_match_the_schema(pg_cluste
     # After the ladder, the smoke profile replicates the study's highest stage only.
     assert [s.vus for s in join.stages] == [120]
     for stage in join.stages + mixed.stages:
-        # The fake k6 charges 1 ms of the app's CPU per request it sent, ramp included.
-        assert stage.requests == 400 and stage.cpu_ms_per_request == pytest.approx(1.0)
+        # The fake k6 charges 0.1 ms of the app's CPU per request it sent, ramp included.
+        assert stage.requests == 400 and stage.cpu_ms_per_request == pytest.approx(0.1)
         assert stage.duration_s == 4 and stage.mean_response_bytes == 100
         assert stage.app_peak_memory_bytes == 30 << 20 and stage.oom_kills == 0 and not stage.oom
         assert stage.sql_statements is not None and stage.sql_statements >= 0 and stage.client_bound is False
@@ -184,8 +181,11 @@ def test_a_whole_ladder_runs_after_steady_state_then_bisects_above_the_last_step
     mixed, join, avatar = run_plan(plan, pg_cluster, tools, CAPS)
 
     assert mixed.steady_state is not None and mixed.steady_state.reached
-    # 1 ms of the app's CPU per request in every window: settled after the first six.
-    assert mixed.steady_state.windows_cpu_ms_per_request == pytest.approx([1.0] * 6)
+    # The fake vegeta's 0.1 ms of the app's CPU per request in every window, at half a core at
+    # most: settled after the first six.
+    assert mixed.steady_state.windows_cpu_ms_per_request == pytest.approx([0.1] * 6)
+    shares = mixed.steady_state.windows_app_cpu_share
+    assert shares is not None and all(share is not None and share <= 0.5 for share in shares)
     assert mixed.steady_state.rate_rps == SCENARIOS["mixed"].warm_rate
     # One vegeta run per window.
     assert mixed.steady_state.windows_rate_rps == [SCENARIOS["mixed"].warm_rate] * 6
@@ -205,8 +205,8 @@ def test_a_whole_ladder_runs_after_steady_state_then_bisects_above_the_last_step
     first = ladder.steps[0]
     assert first.delivered_rps == pytest.approx(100) and first.dropped_iterations == 0
     assert first.latency_ms is not None and first.latency_ms.p999 == pytest.approx(2.0)
-    assert first.cpu_ms_per_request == pytest.approx(1.0)
-    assert first.cpu is not None and first.cpu.postgres_ms_per_request == pytest.approx(0.5)
+    assert first.cpu_ms_per_request == pytest.approx(0.1)
+    assert first.cpu is not None and first.cpu.postgres_ms_per_request == pytest.approx(0.05)
     # vegeta's workers at their busiest: each request answered before the next is due.
     assert first.vus == 1
     assert first.endpoints is not None and set(first.endpoints) == set(SCENARIOS["mixed"].endpoints)

@@ -11,7 +11,7 @@ from typing import Any
 
 import httpx
 import pytest
-from conftest import fake_cgroup_v1
+from conftest import fake_cgroup_v1, release_like_the_kernel
 from test_manifest import VALID, write_stack
 
 from bench import manifest, paths, ports, postgres, stacks, upstream
@@ -19,6 +19,7 @@ from bench.cli import stacks as serve_cli
 from bench.errors import BenchError
 from bench.judgement.bounds import CpuTimes, client_bound, limited_by_loadgen, role_cpu
 from bench.judgement.ladder import loadgen_bound
+from bench.measure.host import cgroups
 from bench.measure.host.roles import Roles
 from bench.measure.load.figures import LoadFigures
 from bench.measure.phases.probes import StageMeter
@@ -82,7 +83,8 @@ def test_without_cgroups_the_upstream_is_pinned_to_the_load_generators_cpus(tmp_
     assert roles.upstream is None
 
 
-def test_with_cgroups_its_cpu_is_measured_while_it_runs_and_only_then(tmp_path):
+def test_with_cgroups_its_cpu_is_measured_while_it_runs_and_only_then(tmp_path, monkeypatch):
+    monkeypatch.setattr(cgroups.Group, "release", release_like_the_kernel)
     root = fake_cgroup_v1(tmp_path / "cgroup")
     roles = Roles(TWO_CORES, CAPS, [], root=root)
     group = root / "cpuacct" / roles.cg.parent

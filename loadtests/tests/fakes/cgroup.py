@@ -2,7 +2,12 @@
 fake processes charge their groups' counters themselves."""
 
 import os
+import time
 from pathlib import Path
+
+# The most of one core that any group a fake load generator charges may use over its run's real
+# time (`keep_up`).
+KEPT_UP_SHARE = 0.5
 
 
 def _file(controller, role, name):
@@ -48,3 +53,13 @@ def start_app():
     for role in ("app", "loadgen", "postgres"):
         charge_cpu(role, 0)
     set_memory("app", 20 << 20, 30 << 20)
+
+
+def keep_up(started, *charged_s):
+    """Lasts until the busiest of the CPU seconds `charged_s` (each a group's, or groups' that
+    share CPUs) is at most KEPT_UP_SHARE of one core since `started` (time.monotonic()). A fake
+    load generator compresses time: its run takes far less than the duration it reports, while
+    the runner divides CPU by the real time between its readings; this keeps the shares it
+    computes those of a stack that keeps up, whatever the rate."""
+    if enabled():
+        time.sleep(max(0.0, max(charged_s) / KEPT_UP_SHARE - (time.monotonic() - started)))

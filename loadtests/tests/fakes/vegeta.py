@@ -2,9 +2,15 @@
 targets file in order: each write (POST, PUT, DELETE) is sent to the stack for real, so that the
 rows the lost-write check looks up are made, and answered with the stack's status; a read is
 answered 200 without being sent. Its results are written as CSV (what `encode -to=csv` prints),
-each request on its schedule, taking 2 ms up to FAKE_LOAD_CAPACITY requests/s and 5 s above it,
-and it ends when its duration has passed, as vegeta does (the app's CPU share is over that time).
-`encode` copies them."""
+each request on its schedule, taking 2 ms up to FAKE_LOAD_CAPACITY requests/s and 5 s above it.
+`encode` copies them.
+
+Time is compressed, as in the fake oha: the attack does not last its duration (the runner takes a
+step's duration from its plan and each request's time from its result, never from the clock). It
+charges 0.1 ms of the app's CPU per request, oha's figure, and lasts at least as long as keeps
+each group it charges at half a core (cgroup.keep_up), so that the shares the runner computes
+over the real time between its readings are a stack's that keeps up: a steady state is reached
+only below 0.9."""
 
 import base64
 import csv
@@ -39,13 +45,14 @@ def send(target):
 
 
 def attack(options):
+    started = time.monotonic()
     rate = float(options["rate"].removesuffix("/1s"))
     seconds = float(options["duration"].removesuffix("s"))
     capacity = float(os.environ.get("FAKE_LOAD_CAPACITY", "1e9"))
     latency_ns = 2_000_000 if rate <= capacity else 5_000_000_000
     targets = [json.loads(line) for line in Path(options["targets"]).read_text().splitlines()]
     count = round(rate * seconds)
-    interval, began, ends = int(1e9 / rate), time.time_ns(), time.monotonic() + seconds
+    interval, began = int(1e9 / rate), time.time_ns()
     headers = base64.b64encode(b"Content-Length: 100\r\n\r\n").decode()
     with Path(options["output"]).open("w", newline="") as out:
         results = csv.writer(out)
@@ -54,13 +61,16 @@ def attack(options):
             stamp = began + (seq + 1) * interval
             url = target["url"]
             results.writerow([stamp, code, latency_ns, 0, 0, "", "", "", seq, target["method"], url, headers])
+    # 0.1 ms of the app's CPU per request sent, half that of PostgreSQL's, and a little of the
+    # load generator's (which may share PostgreSQL's CPUs).
+    app_s, postgres_s, loadgen_s = count / 10_000, count / 20_000, 0.01
     if cgroup.enabled():
-        # 1 ms of the app's CPU per request sent, and a little of the load generator's.
-        cgroup.charge_cpu("app", count / 1000)
-        cgroup.charge_cpu("loadgen", 0.01)
-        cgroup.charge_cpu("postgres", count / 2000)
+        cgroup.charge_cpu("app", app_s)
+        cgroup.charge_cpu("loadgen", loadgen_s)
+        cgroup.charge_cpu("postgres", postgres_s)
         cgroup.set_memory("app", 24 << 20, 30 << 20)
-    time.sleep(max(0.0, ends - time.monotonic()))
+    # PostgreSQL and the load generator may share CPUs: their CPU together.
+    cgroup.keep_up(started, app_s, postgres_s + loadgen_s)
 
 
 def main(args):
