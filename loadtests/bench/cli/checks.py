@@ -18,7 +18,7 @@ from bench.lock import Lock
     "smoke",
     flag_value=False,
     default=True,
-    help="Skip the smoke benchmark of go-gin (every scenario and ceiling, the first three rates of each ladder).",
+    help="Skip the smoke benchmark of go-gin (every scenario and ceiling, the first two rates of each ladder).",
 )
 @click.option(
     "--no-docker",
@@ -42,7 +42,7 @@ def test(impls: tuple[str, ...], smoke: bool, docker: bool, changed: str | None)
     slow clients; spec/README.md), and fuzz it briefly with schemathesis (`./bench fuzz` goes
     further); then the conformance suite and the SIGTERM check against each of its variants (its
     impl.toml's [variants]). Then
-    `./bench run go-gin --profile smoke` up the first three rates of each ladder, its raw JSON
+    `./bench run go-gin --profile smoke` up the first two rates of each ladder, its raw JSON
     checked against the schema, `./bench docker` for the same stacks (after every measurement,
     so that no daemon is busy during one; skipped loudly where it cannot run: not root on Debian
     and no daemon; without the conformance cases marked code_only, which test the code alone and
