@@ -9,31 +9,53 @@ import shutil
 import subprocess
 import sys
 import tarfile
+import threading
 import time
+from collections.abc import Iterator
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
 
 from bench import conformance, manifest, paths, procs, system, tools
 from bench.checks import images
-from bench.docker import cycle, engine, session, standins
+from bench.docker import compose, cycle, engine, health, session, standins
+from bench.docker.project import Project
 from bench.errors import BenchError
 from bench.testing import docker_path
 
 
 class FakeEngine(engine.Engine):
     """The docker CLI as a script: every command is recorded; `fail` names the first word
-    after `compose ...` (or after `docker`) that exits 1; images answer from `images`."""
+    after `compose ...` (or after `docker`) that exits 1, `fail_sql` a statement that psql in
+    PostgreSQL's container fails on; images answer from `images`. The stack's container answers
+    `docker inspect` with `status` and, one per look (the last one staying), `health`; its
+    published port is the one `stack_server` serves GET /health on."""
 
-    def __init__(self, *, fail: str = "", k6_line: str = "", interrupt: str = "", images: dict[str, str] | None = None):
+    published_port = 8081
+
+    def __init__(
+        self,
+        *,
+        fail: str = "",
+        fail_sql: str = "",
+        k6_line: str = "",
+        interrupt: str = "",
+        images: dict[str, str] | None = None,
+        health: list[str] | None = None,
+        status: str = "running",
+    ):
         super().__init__("docker")
         self.commands: list[list[str]] = []
         self.fail = fail
+        self.fail_sql = fail_sql
         self.k6_line = k6_line
         self.interrupt = interrupt
         self.images = dict(images or {})
         self.pullable: set[str] = set()
         self.built: list[str] = []
+        self.health = list(health or ["healthy"])
+        self.status = status
 
     @staticmethod
     def verb(args: list[str]) -> str:
@@ -52,21 +74,41 @@ class FakeEngine(engine.Engine):
         log.write_text(self.k6_line if verb == "run" else "")
         if verb == "pull":
             return 0 if args[1] in self.pullable else 1
+        if verb == "exec" and self.fail_sql and any(self.fail_sql in word for word in args):
+            return 1
         return 1 if verb == self.fail else 0
 
     def output(self, args, timeout_s=60.0):
         self.commands.append(args)
         if args[:2] == ["image", "inspect"]:
             image = args[-1]
-            if image.startswith(cycle.PROJECT):
+            if image.startswith(compose.PROJECT):
                 return subprocess.CompletedProcess(args, 0, "123456789\n", "")
             if image not in self.images:
                 return subprocess.CompletedProcess(args, 1, "", "no such image")
             labels = json.dumps({standins.LABEL: self.images[image]} if self.images[image] else None)
             return subprocess.CompletedProcess(args, 0, labels + "\n", "")
         if args[0] == "compose" and "port" in args:
-            return subprocess.CompletedProcess(args, 0, "0.0.0.0:8081\n", "")
+            return subprocess.CompletedProcess(args, 0, f"0.0.0.0:{self.published_port}\n", "")
+        if args[0] == "compose" and "ps" in args:
+            return subprocess.CompletedProcess(args, 0, "c0ffee\n", "")
+        if args[:2] == ["inspect", "c0ffee"]:
+            return subprocess.CompletedProcess(args, 0, json.dumps([self.inspected()]), "")
         return subprocess.CompletedProcess(args, 0, "", "")
+
+    def inspected(self) -> dict[str, object]:
+        health = self.health.pop(0) if len(self.health) > 1 else self.health[0]
+        probe = {"ExitCode": 0 if health == "healthy" else 1, "Output": "" if health == "healthy" else "refused"}
+        # Probes a tenth of a second apart: a check that waits two intervals and a timeout is quick.
+        check = {"Test": ["CMD", "/app/server", "healthcheck"], "Interval": 50_000_000, "Timeout": 30_000_000}
+        return {
+            "State": {
+                "Status": self.status,
+                "ExitCode": 0 if self.status == "running" else 1,
+                "Health": {"Status": health, "Log": [probe]},
+            },
+            "Config": {"Healthcheck": check},
+        }
 
 
 @pytest.fixture
@@ -79,6 +121,48 @@ def home(tmp_path, monkeypatch):
 @pytest.fixture
 def go_gin():
     return manifest.load(paths.ROOT / "go-gin")
+
+
+@pytest.fixture
+def three_stacks():
+    return [manifest.load(paths.ROOT / name) for name in ("go-gin", "java-vertx", "java-spring")]
+
+
+@pytest.fixture(autouse=True)
+def stack_server(monkeypatch) -> Iterator[list[int]]:
+    """The stack's published port: GET /health answers the statuses in the list it yields, one
+    per request, then 200; the waits' polls made quick."""
+    statuses: list[int] = []
+
+    class Health(BaseHTTPRequestHandler):
+        def do_GET(self):
+            self.send_response(statuses.pop(0) if statuses else 200)
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+
+        def log_message(self, *args):
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Health)
+    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.02}, daemon=True)
+    thread.start()
+    monkeypatch.setattr(FakeEngine, "published_port", server.server_address[1])
+    monkeypatch.setattr(health, "POLL_S", 0.01)
+    monkeypatch.setattr(health, "VERDICT_POLL_S", 0.01)
+    yield statuses
+    server.shutdown()
+    server.server_close()
+
+
+def run_stacks(fake: FakeEngine, stacks, **kwargs) -> list[cycle.Outcome]:
+    """`stacks` through the Docker path in one project, as `./bench docker` runs them."""
+    with Project(fake) as project:
+        return [cycle.run_stack(project, stack, on_progress=lambda text: None, **kwargs) for stack in stacks]
+
+
+def run_one(fake: FakeEngine, stack, **kwargs) -> cycle.Outcome:
+    [outcome] = run_stacks(fake, [stack], **kwargs)
+    return outcome
 
 
 @pytest.fixture
@@ -102,27 +186,168 @@ K6_OK = "read-heavy @ 50 VUs: 812 req/s, p99 41.5 ms, 0 unexpected statuses\nsum
 
 
 def verbs(fake: FakeEngine) -> list[str]:
-    return [FakeEngine.verb(c) for c in fake.commands if c[0] == "compose" and "logs" not in c and "port" not in c]
+    """The compose commands that change something, in order."""
+    return [FakeEngine.verb(c) for c in fake.commands if c[0] == "compose" and FakeEngine.verb(c) not in QUERIES]
+
+
+QUERIES = {"logs", "port", "ps"}
+
+
+def sql(command: list[str]) -> list[str]:
+    return [command[i + 1] for i, word in enumerate(command) if word == "--command"]
 
 
 def test_a_stack_goes_through_build_up_conformance_k6_and_down(home, go_gin, conformance_passes):
     fake = FakeEngine(k6_line=K6_OK)
-    outcome = cycle.run_stack(fake, go_gin, on_progress=lambda text: None)
-    assert verbs(fake) == ["build", "up", "up", "run", "down"]
+    outcome = run_one(fake, go_gin)
+    # down (what a run before left), build, PostgreSQL seeded, its copy made, the stack up, k6,
+    # the stack's container removed, down.
+    assert verbs(fake) == ["down", "build", "up", "exec", "up", "run", "rm", "down"]
     assert outcome.ok, outcome.problems
     assert outcome.image_bytes == 123456789
     assert outcome.build_s is not None and outcome.healthy_s is not None
     assert outcome.conformance is not None and outcome.conformance.summary == "conformance: 7 passed, 0 failed"
     assert outcome.smoke is not None and "812 req/s" in outcome.smoke.summary
-    assert outcome.passed == 8 and outcome.failed == 0
+    assert outcome.healthcheck == conformance.Step(True, "healthcheck: healthy")
+    assert outcome.passed == 9 and outcome.failed == 0
+
+
+def test_postgresql_is_seeded_once_and_reset_from_its_copy_for_every_later_stack(
+    home, three_stacks, conformance_passes
+):
+    fake = FakeEngine(k6_line=K6_OK)
+    outcomes = run_stacks(fake, three_stacks)
+    assert all(o.ok for o in outcomes), [o.problems for o in outcomes]
+    changes = [c for c in fake.commands if c[0] == "compose" and FakeEngine.verb(c) not in QUERIES]
+    seedings = [c for c in changes if FakeEngine.verb(c) == "up" and c[-1] == "postgres"]
+    assert len(seedings) == 1 and "--wait" in seedings[0]
+    statements = [sql(c) for c in changes if FakeEngine.verb(c) == "exec"]
+    copy = [
+        'CREATE DATABASE "bench_seeded" TEMPLATE "bench" STRATEGY FILE_COPY',
+        'ALTER DATABASE "bench_seeded" WITH IS_TEMPLATE true ALLOW_CONNECTIONS false',
+    ]
+    reset = [
+        'DROP DATABASE IF EXISTS "bench" WITH (FORCE)',
+        'CREATE DATABASE "bench" TEMPLATE "bench_seeded" STRATEGY FILE_COPY',
+    ]
+    assert statements == [copy, reset, reset]
+    # Each stack's container gone before the next stack's database is replaced; the project
+    # down only before the first and after the last.
+    assert verbs(fake) == [
+        "down", "build", "up", "exec", "up", "run", "rm",
+        "build", "exec", "up", "run", "rm",
+        "build", "exec", "up", "run", "rm", "down",
+    ]  # fmt: skip
+    removed = [c[-1] for c in changes if FakeEngine.verb(c) == "rm"]
+    assert removed == ["go-gin", "java-vertx", "java-spring"]
+    assert all({"--stop", "--force"} <= set(c) for c in changes if FakeEngine.verb(c) == "rm")
+    first, *later = outcomes
+    assert first.database is not None and not first.database.reset and first.database.copy_s is not None
+    assert first.postgres().startswith("seeded in ") and ", copied in " in first.postgres()
+    assert all(o.database is not None and o.database.reset for o in later)
+    assert all(o.postgres().startswith("reset in ") for o in later)
+    assert session.line(first).count("PostgreSQL seeded in") == 1
+    assert all("(PostgreSQL reset in " in session.line(o) for o in later)
+
+
+def test_a_failed_reset_takes_the_project_down_and_seeds_afresh(home, three_stacks, conformance_passes):
+    # As when a failed resilience case leaves PostgreSQL stopped.
+    fake = FakeEngine(k6_line=K6_OK, fail_sql="DROP DATABASE")
+    outcomes = run_stacks(fake, three_stacks[:2])
+    assert all(o.ok for o in outcomes), [o.problems for o in outcomes]
+    assert verbs(fake) == [
+        "down", "build", "up", "exec", "up", "run", "rm",
+        "build", "exec", "down", "up", "exec", "up", "run", "rm", "down",
+    ]  # fmt: skip
+    second = outcomes[1]
+    assert second.database is not None and not second.database.reset
+    assert second.database.failed_reset == home / "logs" / "java-vertx-reset-postgres.log"
+    assert second.postgres(short=True).endswith(" after a failed reset")
+    assert f"after the reset failed (see {second.database.failed_reset})" in session.line(second)
+
+
+def test_a_stack_that_fails_leaves_the_next_one_a_reset_database(home, three_stacks, conformance_passes):
+    fake = FakeEngine(k6_line="level=error msg=boom\n")
+    outcomes = run_stacks(fake, three_stacks[:2])
+    assert not any(o.ok for o in outcomes)
+    assert outcomes[1].database is not None and outcomes[1].database.reset
+    assert verbs(fake).count("rm") == 2 and verbs(fake).count("down") == 2
+
+
+def test_the_stack_is_up_when_get_health_answers_200_not_at_composes_next_probe(
+    home, go_gin, conformance_passes, stack_server
+):
+    stack_server.extend([503, 503, 503])
+    fake = FakeEngine(k6_line=K6_OK)
+    outcome = run_one(fake, go_gin)
+    assert outcome.ok, outcome.problems
+    assert stack_server == []  # all three 503s were asked past
+    up = next(c for c in fake.commands if c[0] == "compose" and FakeEngine.verb(c) == "up" and c[-1] == "go-gin")
+    assert "--detach" in up and "--wait" not in up
+    assert outcome.healthy_s is not None and outcome.healthy_s < 5
+
+
+def test_a_stack_that_never_answers_200_fails_naming_its_container_log(
+    home, go_gin, conformance_passes, stack_server, monkeypatch
+):
+    monkeypatch.setattr(compose, "UP_TIMEOUT_S", 0.3)
+    stack_server.extend([503] * 1000)
+    fake = FakeEngine(k6_line=K6_OK)
+    outcome = run_one(fake, go_gin)
+    assert not outcome.ok and outcome.conformance is None and outcome.healthy_s is None
+    [problem] = outcome.problems
+    assert problem.startswith("go-gin did not answer 200 on GET http://127.0.0.1:")
+    assert str(home / "logs" / "go-gin-containers.log") in problem
+    assert (home / "logs" / "go-gin-containers.log").exists()
+    assert verbs(fake)[-2:] == ["rm", "down"]
+
+
+def test_a_container_that_exits_fails_without_waiting_out_the_timeout(
+    home, go_gin, conformance_passes, stack_server, monkeypatch
+):
+    monkeypatch.setattr(health, "CONTAINER_LOOK_S", 0.0)
+    stack_server.extend([503] * 1000)
+    started = time.monotonic()
+    outcome = run_one(FakeEngine(k6_line=K6_OK, status="exited"), go_gin)
+    assert time.monotonic() - started < 30
+    [problem] = outcome.problems
+    assert problem.startswith("go-gin's container is exited (exit code 1) before GET /health answered 200; see ")
+
+
+def test_a_healthcheck_still_starting_after_the_smoke_is_waited_for(home, go_gin, conformance_passes):
+    fake = FakeEngine(k6_line=K6_OK, health=["starting", "starting", "healthy"])
+    outcome = run_one(fake, go_gin)
+    assert outcome.ok, outcome.problems
+    assert outcome.healthcheck is not None and outcome.healthcheck.ok
+    assert fake.health == ["healthy"]
+    # Asked after the smoke, of the stack's own container.
+    after_k6 = fake.commands[next(i for i, c in enumerate(fake.commands) if FakeEngine.verb(c) == "run") :]
+    assert any(c[0] == "compose" and "ps" in c and c[-1] == "go-gin" for c in after_k6)
+    assert sum(c[:2] == ["inspect", "c0ffee"] for c in after_k6) == 3
+
+
+def test_a_healthcheck_that_never_turns_healthy_fails_the_row(home, go_gin, conformance_passes):
+    fake = FakeEngine(k6_line=K6_OK, health=["starting"])
+    started = time.monotonic()
+    outcome = run_one(fake, go_gin)
+    # Two intervals of 50 ms and a timeout of 30 ms, not the compose.yaml's 13 s.
+    assert time.monotonic() - started < 10
+    assert not outcome.ok and not outcome.problems
+    assert outcome.healthcheck is not None and not outcome.healthcheck.ok
+    assert outcome.healthcheck.summary.startswith(
+        "compose.yaml's healthcheck never turned healthy: Docker says starting (container running)"
+    )
+    assert outcome.healthcheck.summary.endswith("last probe exit 1: refused")
+    assert outcome.passed == 8 and outcome.failed == 1
+    assert session.summary(outcome) == outcome.healthcheck.summary
 
 
 def test_bench_docker_runs_the_whole_suite_and_bench_test_leaves_out_only_the_code_alone(
     home, go_gin, conformance_passes
 ):
-    cycle.run_stack(FakeEngine(k6_line=K6_OK), go_gin, on_progress=lambda text: None)
+    run_one(FakeEngine(k6_line=K6_OK), go_gin)
     assert f"not {conformance.CODE_ONLY_MARKER}" not in conformance_passes["command"]
-    outcome = cycle.run_stack(FakeEngine(k6_line=K6_OK), go_gin, on_progress=lambda text: None, whole_suite=False)
+    outcome = run_one(FakeEngine(k6_line=K6_OK), go_gin, whole_suite=False)
     command = conformance_passes["command"]
     assert command[command.index(f"not {conformance.CODE_ONLY_MARKER}") - 1] == "-m"
     assert outcome.conformance is not None and "without the code-only cases" in outcome.conformance.summary
@@ -160,30 +385,30 @@ def test_the_docker_path_leaves_out_only_code_only_cases_and_keeps_what_touches_
 
 
 def test_the_conformance_suite_gets_the_published_port_and_the_database_controls(home, go_gin, conformance_passes):
-    cycle.run_stack(FakeEngine(k6_line=K6_OK), go_gin, on_progress=lambda text: None)
+    run_one(FakeEngine(k6_line=K6_OK), go_gin)
     env = conformance_passes["env"]
-    assert env["BASE_URL"] == "http://127.0.0.1:8081"
+    assert env["BASE_URL"] == f"http://127.0.0.1:{FakeEngine.published_port}"
     assert env["CONFORMANCE_STRICT"] == "1"
     assert env["BENCH_DB_STOP"].endswith("stop postgres")
     assert "up --detach --wait --no-deps postgres" in env["BENCH_DB_START"]
-    assert f"--project-name {cycle.PROJECT}" in env["BENCH_DB_STOP"]
+    assert f"--project-name {compose.PROJECT}" in env["BENCH_DB_STOP"]
 
 
 def test_the_resilience_cases_reach_the_daemon_this_run_uses(home, go_gin, conformance_passes, monkeypatch):
     monkeypatch.setenv("DOCKER_HOST", "unix:///run/user/1000/docker.sock")
     monkeypatch.delenv("DOCKER_CONTEXT", raising=False)
-    cycle.run_stack(FakeEngine(k6_line=K6_OK), go_gin, on_progress=lambda text: None)
+    run_one(FakeEngine(k6_line=K6_OK), go_gin)
     assert conformance_passes["env"]["DOCKER_HOST"] == "unix:///run/user/1000/docker.sock"
     assert "DOCKER_CONTEXT" not in conformance_passes["env"]
 
 
 def test_the_stack_asks_the_suites_fake_upstream_on_the_host(home, go_gin, conformance_passes):
     fake = FakeEngine(k6_line=K6_OK)
-    cycle.run_stack(fake, go_gin, on_progress=lambda text: None)
-    ups = [c for c in fake.commands if c[0] == "compose" and "up" in c]
+    run_one(fake, go_gin)
+    ups = [c for c in fake.commands if c[0] == "compose" and FakeEngine.verb(c) == "up"]
     # PostgreSQL as compose.yaml has it; the stack with the override laid over compose.yaml.
     [override] = [word.removeprefix("--file=") for c in ups for word in c if word.startswith("--file=")]
-    assert [FakeEngine.verb(c) for c in ups] == ["up", "up"] and any(w.startswith("--file=") for w in ups[1])
+    assert [c[-1] for c in ups] == ["postgres", "go-gin"] and any(w.startswith("--file=") for w in ups[1])
     env = conformance_passes["env"]
     port = env["CONFORMANCE_UPSTREAM_PORT"]
     service = json.loads(Path(override).read_text())["services"]["go-gin"]
@@ -195,7 +420,7 @@ def test_the_stack_asks_the_suites_fake_upstream_on_the_host(home, go_gin, confo
 
 def test_the_k6_smoke_runs_from_the_compose_service_on_the_project_network(home, go_gin, conformance_passes):
     fake = FakeEngine(k6_line=K6_OK)
-    cycle.run_stack(fake, go_gin, on_progress=lambda text: None)
+    run_one(fake, go_gin)
     run = next(c for c in fake.commands if c[0] == "compose" and "run" in c)
     assert "BASE_URL=http://go-gin:8080" in run and "DIALECT=api" in run
     assert run[-3:] == ["k6", "run", "--quiet", "/scripts/read-heavy.js"][-3:]
@@ -203,31 +428,59 @@ def test_the_k6_smoke_runs_from_the_compose_service_on_the_project_network(home,
 
 def test_a_failed_build_still_takes_the_project_down(home, go_gin, conformance_passes):
     fake = FakeEngine(fail="build")
-    outcome = cycle.run_stack(fake, go_gin, on_progress=lambda text: None)
-    assert verbs(fake) == ["build", "down"]
+    outcome = run_one(fake, go_gin)
+    assert verbs(fake) == ["down", "build", "down"]
     assert not outcome.ok
     assert "docker compose build go-gin failed" in outcome.problems[0]
     assert outcome.conformance is None and outcome.smoke is None
 
 
-def test_ctrl_c_still_takes_the_project_down(home, go_gin, conformance_passes):
-    fake = FakeEngine(interrupt="run")
+def test_ctrl_c_still_takes_the_project_down(home, three_stacks, conformance_passes):
+    fake = FakeEngine(k6_line=K6_OK, interrupt="run")
     with pytest.raises(KeyboardInterrupt):
-        cycle.run_stack(fake, go_gin, on_progress=lambda text: None)
+        run_stacks(fake, three_stacks)
     down = fake.commands[-1]
     assert FakeEngine.verb(down) == "down"
     assert {"--volumes", "--remove-orphans"} <= set(down) and "loadtest" in down
+    # Interrupted during the first stack: the later ones never started.
+    assert [FakeEngine.verb(c) for c in fake.commands if FakeEngine.verb(c) == "build"] == ["build"]
+
+
+def test_a_container_that_cannot_be_removed_takes_the_project_down_at_once(home, three_stacks, conformance_passes):
+    fake = FakeEngine(k6_line=K6_OK, fail="rm")
+    outcomes = run_stacks(fake, three_stacks[:2])
+    assert outcomes[0].problems[0].startswith("docker compose rm go-gin failed; see ")
+    # So the next stack seeds afresh, with nothing of the first in its way.
+    assert verbs(fake) == [
+        "down", "build", "up", "exec", "up", "run", "rm", "down",
+        "build", "up", "exec", "up", "run", "rm", "down", "down",
+    ]  # fmt: skip
+    assert outcomes[1].database is not None
+    assert not outcomes[1].database.reset and outcomes[1].database.failed_reset is None
+
+
+def test_a_failed_down_at_the_end_is_the_runs_failure(home, go_gin, conformance_passes):
+    fake = FakeEngine(k6_line=K6_OK, fail="down")
+    with Project(fake) as project:
+        outcome = cycle.run_stack(project, go_gin, on_progress=lambda text: None)
+    # The leftovers' down before the first stack failing too, the seeding tries it again.
+    assert outcome.problems == [
+        f"docker compose down failed before a fresh seeding; see {home / 'logs' / 'compose-down.log'}"
+    ]
+    assert project.problems == [
+        f"docker compose down failed: project bench-docker may still be up; see {home / 'logs' / 'compose-down.log'}"
+    ]
 
 
 def test_k6_errors_fail_the_smoke(home, go_gin, conformance_passes):
     line = "read-heavy @ 50 VUs: 812 req/s, p99 41.5 ms, 3 unexpected statuses\n"
-    outcome = cycle.run_stack(FakeEngine(k6_line=line), go_gin, on_progress=lambda text: None)
+    outcome = run_one(FakeEngine(k6_line=line), go_gin)
     assert outcome.smoke is not None and not outcome.smoke.ok
     assert not outcome.ok
 
 
 def test_k6_without_its_summary_line_fails_the_smoke(home, go_gin, conformance_passes):
-    outcome = cycle.run_stack(FakeEngine(k6_line="level=error msg=boom\n"), go_gin, on_progress=lambda text: None)
+    outcome = run_one(FakeEngine(k6_line="level=error msg=boom\n"), go_gin)
     assert outcome.smoke is not None and outcome.smoke.summary == "k6 exit 0, no summary line"
     assert not outcome.ok
 
@@ -295,7 +548,7 @@ def test_required_images_are_the_stacks_bases_and_composes_images():
     assert wanted[:2] == ["golang:1.26.8-bookworm", "debian:12.12-slim"]
     assert "maven:3.9.16-eclipse-temurin-25-noble" in wanted
     assert "postgres:15.18-bookworm" in wanted and "grafana/k6:1.8.1" in wanted
-    assert not any(image.startswith(cycle.PROJECT) for image in wanted)
+    assert not any(image.startswith(compose.PROJECT) for image in wanted)
 
 
 def test_a_stack_of_any_language_needs_the_stock_upstreams_go_image_too():
@@ -348,6 +601,21 @@ def test_test_skips_the_docker_path_loudly_where_it_cannot_run(monkeypatch, caps
     assert len(results) == 1 and results[0].ok
     assert results[0].steps["docker"].summary == "skipped: needs root on Debian"
     assert "SKIPPED" in capsys.readouterr().out
+
+
+def test_a_project_left_up_fails_bench_test_in_a_row_of_its_own(monkeypatch, capsys):
+    passed = cycle.Outcome("go-gin", conformance=conformance.Step(True, "conformance: 7 passed, 0 failed"))
+    passed.smoke = conformance.Step(True, "read-heavy 50 VUs: 812 req/s")
+    passed.healthcheck = conformance.Step(True, "healthcheck: healthy")
+    left_up = "docker compose down failed: project bench-docker may still be up; see compose-down.log"
+    report = session.Report(outcomes=[passed], problems=[left_up])
+    monkeypatch.setattr(session, "available", lambda: None)
+    monkeypatch.setattr(session, "run", lambda selected, on_progress, whole_suite: report)
+    results = docker_path.run_docker_path([])
+    assert not report.ok
+    assert [(r.stack, r.ok) for r in results] == [("go-gin (docker)", True), ("docker path", False)]
+    assert results[1].steps["docker"].summary == left_up and results[1].failed == 1
+    assert left_up in capsys.readouterr().out
 
 
 def test_docker_can_run_as_root_on_debian_without_a_daemon(monkeypatch):

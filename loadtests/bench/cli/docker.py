@@ -19,12 +19,16 @@ def docker(impls: tuple[str, ...]) -> None:
     Installs what is missing: Docker Engine (Debian's docker.io, as root) and the Compose v2
     plugin (built once from its Go module, pinned, kept in ~/.cache/bench-tools). Starts dockerd
     when no daemon answers, and stops it afterwards. Base images that cannot be pulled are built
-    here as stand-ins (loadtests/standins/; the output names them). Then, per stack: `docker
-    compose build`, `docker compose up -d --wait`, the conformance suite of its dialect against
-    the published port (PostgreSQL's container stopped and started for the resilience cases), a
-    k6 smoke of one scenario from compose's k6 service, and `docker compose down -v`, even on
-    Ctrl-C. Prints image size, build time, time to healthy and the results; exits 1 on any
-    failure. Logs are in .bench/logs/docker/.
+    here as stand-ins (loadtests/standins/; the output names them). PostgreSQL (seeded as
+    `docker compose up` seeds it) and the stock upstream come up once, for the first stack; each
+    later stack gets the seeded database back from a copy of it. Then, per stack: `docker
+    compose build`, `docker compose up -d` and GET /health on the published port until 200, the
+    conformance suite of its dialect against that port (PostgreSQL's container stopped and
+    started for the resilience cases), a k6 smoke of one scenario from compose's k6 service,
+    Docker's verdict on compose.yaml's healthcheck, and the stack's container removed; `docker
+    compose down -v` at the end, even on Ctrl-C. Prints image size, build time, the times to the
+    database and to GET /health's 200, and the results; exits 1 on any failure. Logs are in
+    .bench/logs/docker/.
     """
     from bench import manifest
     from bench.docker import session

@@ -1,6 +1,8 @@
-"""One stack through the Docker path, as a visitor would run it: `docker compose build`, `up -d
---wait`, the conformance suite against the published port, a k6 smoke from compose's own k6
-service, `down -v`; timed and reported."""
+"""One stack through the Docker path, as a visitor would run it, in the run's Compose project
+(bench/docker/project.py): `docker compose build`, PostgreSQL ready, `up -d` and GET /health on
+the published port (bench/docker/health.py), the conformance suite against that port, a k6 smoke
+from compose's own k6 service, Docker's verdict on compose.yaml's healthcheck, the stack's
+container removed; timed and reported."""
 
 from __future__ import annotations
 
@@ -11,24 +13,26 @@ import shlex
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from pathlib import Path
 
-from bench import compose_file, paths, ports, procs
+from bench import compose_file, ports
 from bench.conformance import DEFAULT_PATH, UPSTREAM_HOST_VARIABLE, Step, run_suite
+from bench.docker import compose, health
+from bench.docker.compose import PROJECT, compose_command, timed
 from bench.docker.engine import LOGS, Engine
+from bench.docker.project import Database, Project
 from bench.errors import BenchError
 from bench.manifest import Stack
 from bench.scenarios import SCENARIOS
 
-# Its own project, so that nothing of a user's `docker compose up` in this directory is touched.
-PROJECT = "bench-docker"
 CONTAINER_PORT = 8080
 # The scenario of the k6 smoke, at the first closed-model stage of the smoke profile.
 SMOKE_SCENARIO = "read-heavy"
 SMOKE_VUS = 50
 BUILD_TIMEOUT_S = 3600.0
-UP_TIMEOUT_S = 600.0
 K6_TIMEOUT_S = 300.0
+REMOVE_TIMEOUT_S = 120.0
 # The conformance suite fakes the stock upstream in its own process on this machine
 # (spec/conformance/stock_upstream.py); the container reaches it by this name, the host's gateway.
 HOST_GATEWAY = "host.docker.internal"
@@ -44,19 +48,6 @@ DOCKER_CLIENT_VARIABLES = ("DOCKER_HOST", "DOCKER_CONTEXT", "DOCKER_CONFIG", "DO
 _K6_LINE = re.compile(rf"{SMOKE_SCENARIO} @ \d+ VUs: (\d+) req/s, p99 ([\d.]+|-) ms, (\d+) unexpected statuses")
 
 
-def compose_command(*args: str) -> list[str]:
-    return [
-        "compose",
-        "--project-name",
-        PROJECT,
-        "--file",
-        str(paths.ROOT / compose_file.COMPOSE_FILE),
-        "--project-directory",
-        str(paths.ROOT),
-        *args,
-    ]
-
-
 @dataclass
 class Outcome:
     """One stack's pass through the Docker path; None where the step did not run."""
@@ -64,18 +55,23 @@ class Outcome:
     stack: str
     build_s: float | None = None
     image_bytes: int | None = None
-    database_healthy_s: float | None = None
+    database: Database | None = None
     healthy_s: float | None = None
     conformance: Step | None = None
     smoke: Step | None = None
+    healthcheck: Step | None = None
     passed: int = 0
     failed: int = 0
     problems: list[str] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
-        steps = (self.conformance, self.smoke)
+        steps = (self.conformance, self.smoke, self.healthcheck)
         return not self.problems and all(step is not None and step.ok for step in steps)
+
+    def postgres(self, *, short: bool = False) -> str:
+        """What PostgreSQL took for this stack (seeded and copied, or reset)."""
+        return "-" if self.database is None else self.database.summary(short=short)
 
 
 def image_name(service: str) -> str:
@@ -91,20 +87,21 @@ def published_port(engine: Engine, service: str) -> int:
     return int(address.rsplit(":", 1)[1])
 
 
-def _timed(engine: Engine, args: list[str], *, log_name: str, timeout_s: float, what: str) -> float:
+def start(engine: Engine, stack: Stack, upstream_port: int) -> tuple[int, float]:
+    """`docker compose up -d` of the stack (PostgreSQL and the upstream healthy first, as
+    compose.yaml's depends_on has it), then GET /health on its published port until 200.
+    Returns the port and the seconds from `up` to that 200."""
     started = time.monotonic()
-    code = engine.run(args, log_name=log_name, timeout_s=timeout_s)
-    elapsed = time.monotonic() - started
-    if code != 0:
-        log = LOGS / f"{log_name}.log"
-        raise BenchError(f"{what} failed (exit {code}); see {log}\n{procs.tail(log, 25)}")
-    return elapsed
-
-
-def down(engine: Engine) -> int:
-    """Containers, network and volumes of the project gone, the k6 runs' included."""
-    args = compose_command("--profile", "loadtest", "down", "--volumes", "--remove-orphans", "--timeout", "15")
-    return engine.run(args, log_name="compose-down", timeout_s=300)
+    timed(
+        engine,
+        compose_command(f"--file={stock_override(stack, upstream_port)}", "up", "--detach", stack.name),
+        log_name=f"{stack.name}-up",
+        timeout_s=compose.UP_TIMEOUT_S,
+        what=f"docker compose up {stack.name}",
+    )
+    port = published_port(engine, stack.name)
+    health.wait_for_health(engine, stack, port, deadline=started + compose.UP_TIMEOUT_S, timeout_s=compose.UP_TIMEOUT_S)
+    return port, time.monotonic() - started
 
 
 def stock_override(stack: Stack, upstream_port: int) -> Path:
@@ -192,7 +189,7 @@ def smoke(engine: Engine, stack: Stack, outcome: Outcome) -> None:
 
 def build(engine: Engine, stack: Stack, *, log_name: str) -> float:
     """`docker compose build` of the stack's service; the seconds it took."""
-    return _timed(
+    return timed(
         engine,
         compose_command("build", stack.name),
         log_name=log_name,
@@ -202,52 +199,63 @@ def build(engine: Engine, stack: Stack, *, log_name: str) -> float:
 
 
 def run_stack(
-    engine: Engine, stack: Stack, on_progress: Callable[[str], object], *, whole_suite: bool = True
+    project: Project, stack: Stack, on_progress: Callable[[str], object], *, whole_suite: bool = True
 ) -> Outcome:
-    """Build, up, conformance (see `conformance` for `whole_suite`), k6 smoke, down: whatever
-    fails, the project is taken down."""
+    """Build, PostgreSQL ready (`Project.prepare_database`), up and the wait for GET /health,
+    conformance (see `conformance` for `whole_suite`), k6 smoke, Docker's healthcheck verdict;
+    whatever fails, the stack's container is removed (its logs kept first), and the project
+    itself is taken down when the Project is left."""
+    engine = project.engine
     outcome = Outcome(stack.name)
+    # The shared containers' logs from here on are this stack's.
+    since = datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+    containers = False
     try:
         on_progress(f"{stack.name}: docker compose build")
         outcome.build_s = build(engine, stack, log_name=f"{stack.name}-build")
         outcome.image_bytes = engine.image_size(image_name(stack.name))
-        on_progress(f"{stack.name}: PostgreSQL seeding")
-        outcome.database_healthy_s = _timed(
-            engine,
-            compose_command("up", "--detach", "--wait", compose_file.DB_SERVICE),
-            log_name=f"{stack.name}-up-postgres",
-            timeout_s=UP_TIMEOUT_S,
-            what="docker compose up postgres",
-        )
-        on_progress(f"{stack.name}: docker compose up --wait")
+        containers = True
+        outcome.database = project.prepare_database(stack, on_progress)
+        on_progress(f"{stack.name}: docker compose up, then GET /health")
         upstream_port = ports.free_port()
-        outcome.healthy_s = _timed(
-            engine,
-            compose_command(f"--file={stock_override(stack, upstream_port)}", "up", "--detach", "--wait", stack.name),
-            log_name=f"{stack.name}-up",
-            timeout_s=UP_TIMEOUT_S,
-            what=f"docker compose up {stack.name}",
-        )
-        port = published_port(engine, stack.name)
+        port, outcome.healthy_s = start(engine, stack, upstream_port)
         on_progress(f"{stack.name}: conformance suite on :{port}")
         conformance(engine, stack, port, upstream_port, outcome, whole_suite=whole_suite)
         on_progress(f"{stack.name}: k6 smoke ({SMOKE_SCENARIO})")
         smoke(engine, stack, outcome)
+        on_progress(f"{stack.name}: Docker's healthcheck")
+        outcome.healthcheck = health.verdict(engine, stack)
+        if outcome.healthcheck.ok:
+            outcome.passed += 1
+        else:
+            outcome.failed += 1
     except BenchError as error:
         outcome.problems.append(str(error))
         outcome.failed += 1
     finally:
-        _keep_logs(engine, stack)
-        if down(engine) != 0:
-            outcome.problems.append(f"docker compose down failed; see {LOGS / 'compose-down.log'}")
+        if containers:
+            _keep_logs(engine, stack, since)
+            if remove(engine, stack) != 0:
+                # A container left behind would be in the next stack's way: everything goes,
+                # and the next stack's database is seeded afresh.
+                outcome.problems.append(
+                    f"docker compose rm {stack.name} failed; see {LOGS / f'{stack.name}-rm.log'}; project taken down"
+                )
+                project.down()
     return outcome
 
 
-def _keep_logs(engine: Engine, stack: Stack) -> None:
-    """The containers' own output, kept before `down` removes them."""
+def remove(engine: Engine, stack: Stack) -> int:
+    """The stack's container stopped and removed; PostgreSQL and the upstream stay."""
+    args = compose_command("rm", "--stop", "--force", "--volumes", stack.name)
+    return engine.run(args, log_name=f"{stack.name}-rm", timeout_s=REMOVE_TIMEOUT_S)
+
+
+def _keep_logs(engine: Engine, stack: Stack, since: str) -> None:
+    """The containers' own output since the stack's cycle began, kept before its container goes."""
     services = (compose_file.DB_SERVICE, compose_file.UPSTREAM_SERVICE, stack.name)
-    done = engine.output(compose_command("logs", "--no-color", *services), timeout_s=60)
-    (LOGS / f"{stack.name}-containers.log").write_text(done.stdout + done.stderr)
+    done = engine.output(compose_command("logs", "--no-color", "--since", since, *services), timeout_s=60)
+    health.container_log(stack).write_text(done.stdout + done.stderr)
 
 
 def megabytes(size: int | None) -> str:

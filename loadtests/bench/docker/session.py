@@ -14,6 +14,7 @@ from bench import compose_file, paths
 from bench.conformance import Step
 from bench.console import console
 from bench.docker import cycle, engine, standins
+from bench.docker.project import Project
 from bench.errors import BenchError
 from bench.manifest import Stack
 
@@ -25,11 +26,13 @@ class Report:
     started_daemon: bool = False
     base_images: standins.BaseImages = field(default_factory=lambda: standins.BaseImages({}))
     outcomes: list[cycle.Outcome] = field(default_factory=list)
+    # The run's own failures, beside the stacks' (the project's `down` at the end).
+    problems: list[str] = field(default_factory=list)
     seconds: float = 0.0
 
     @property
     def ok(self) -> bool:
-        return bool(self.outcomes) and all(o.ok for o in self.outcomes)
+        return bool(self.outcomes) and all(o.ok for o in self.outcomes) and not self.problems
 
 
 def available() -> str | None:
@@ -81,14 +84,18 @@ def run(selected: list[Stack], on_progress: Callable[[str], object], *, whole_su
             + f", Compose {report.compose_version}"
         )
         console.print(report.base_images.announcement(), markup=False)
-        # What an interrupted run may have left behind.
-        cycle.down(docker)
-        for stack in selected:
-            outcome = cycle.run_stack(docker, stack, on_progress, whole_suite=whole_suite)
-            report.outcomes.append(outcome)
-            console.print(line(outcome), markup=False)
-            for problem in outcome.problems:
-                console.print(f"[red]{problem}[/]")
+        # PostgreSQL and the stock upstream stay up from one stack to the next; the project goes
+        # down before the first (what an interrupted run left) and after the last, whatever happens.
+        with Project(docker) as project:
+            for stack in selected:
+                outcome = cycle.run_stack(project, stack, on_progress, whole_suite=whole_suite)
+                report.outcomes.append(outcome)
+                console.print(line(outcome), markup=False)
+                for problem in outcome.problems:
+                    console.print(problem, style="red", markup=False)
+        report.problems = project.problems
+        for problem in report.problems:
+            console.print(problem, style="red", markup=False)
     report.seconds = time.monotonic() - started
     return report
 
@@ -96,10 +103,11 @@ def run(selected: list[Stack], on_progress: Callable[[str], object], *, whole_su
 def line(outcome: cycle.Outcome) -> str:
     conformance = outcome.conformance.summary if outcome.conformance else "not run"
     smoke = outcome.smoke.summary if outcome.smoke else "not run"
+    healthcheck = outcome.healthcheck.summary if outcome.healthcheck else "healthcheck: not checked"
     return (
         f"{outcome.stack}: {'PASS' if outcome.ok else 'FAIL'}; image {cycle.megabytes(outcome.image_bytes)}, "
-        f"build {cycle.seconds(outcome.build_s)}, healthy in {cycle.seconds(outcome.healthy_s)} "
-        f"(PostgreSQL seeded in {cycle.seconds(outcome.database_healthy_s)}); {conformance}; k6 {smoke}"
+        f"build {cycle.seconds(outcome.build_s)}, GET /health 200 in {cycle.seconds(outcome.healthy_s)} "
+        f"(PostgreSQL {outcome.postgres()}); {conformance}; k6 {smoke}; {healthcheck}"
     )
 
 
@@ -107,8 +115,11 @@ def summary(outcome: cycle.Outcome) -> str:
     """The short form for `./bench test`'s table."""
     if outcome.problems:
         return outcome.problems[0].splitlines()[0]
+    failed = [step for step in (outcome.smoke, outcome.healthcheck) if step is not None and not step.ok]
+    if failed and (outcome.conformance is None or outcome.conformance.ok):
+        return failed[0].summary
     conformance = outcome.conformance.summary if outcome.conformance else "conformance not run"
-    return f"{cycle.megabytes(outcome.image_bytes)}, healthy in {cycle.seconds(outcome.healthy_s)}; {conformance}"
+    return f"{cycle.megabytes(outcome.image_bytes)}, /health 200 in {cycle.seconds(outcome.healthy_s)}; {conformance}"
 
 
 def print_table(report: Report) -> None:
@@ -117,10 +128,11 @@ def print_table(report: Report) -> None:
         "stack",
         "image",
         "build",
-        "PostgreSQL healthy",
-        "stack healthy",
+        "PostgreSQL",
+        "GET /health 200",
         "conformance",
         "k6 smoke",
+        "healthcheck",
         "result",
     ):
         table.add_column(column)
@@ -129,14 +141,17 @@ def print_table(report: Report) -> None:
             o.stack,
             cycle.megabytes(o.image_bytes),
             cycle.seconds(o.build_s),
-            cycle.seconds(o.database_healthy_s),
+            o.postgres(short=True),
             cycle.seconds(o.healthy_s),
             _cell(o.conformance),
             _cell(o.smoke),
+            _cell(o.healthcheck),
             "[green]PASS[/]" if o.ok else "[red]FAIL[/]",
         )
     console.print(table)
     console.print(report.base_images.announcement(), markup=False)
+    for problem in report.problems:
+        console.print(problem, style="red", markup=False)
     console.print(f"docker: {len(report.outcomes)} stacks in {report.seconds / 60:.1f} min")
 
 

@@ -54,4 +54,7 @@ def run_docker_path(selected: list[Stack]) -> list[StackResult]:
                 f"{outcome.stack} (docker)", {"docker": Step(outcome.ok, summary)}, outcome.passed, outcome.failed
             )
         )
+    if report.problems:
+        step = Step(False, report.problems[0].splitlines()[0])
+        results.append(StackResult("docker path", {"docker": step}, failed=len(report.problems)))
     return results
