@@ -10,7 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from bench import compose_file
+from bench import compose_file, postgres
 from bench.docker import engine
 from bench.docker.compose import PROJECT, UP_TIMEOUT_S, compose_command, down, timed
 from bench.errors import BenchError
@@ -99,10 +99,7 @@ class Project:
             on_progress(f"{stack.name}: PostgreSQL reset from the seeded copy")
             log_name = f"{stack.name}-reset-postgres"
             started = time.monotonic()
-            reset = psql(
-                f'DROP DATABASE IF EXISTS "{DB_NAME}" WITH (FORCE)',
-                f'CREATE DATABASE "{DB_NAME}" TEMPLATE "{SEEDED_COPY}" STRATEGY FILE_COPY',
-            )
+            reset = psql(*postgres.replacing_statements(DB_NAME, SEEDED_COPY))
             if self.engine.run(reset, log_name=log_name, timeout_s=DB_COMMAND_TIMEOUT_S) == 0:
                 return Database(reset=True, seconds=time.monotonic() - started)
             failed_reset = engine.LOGS / f"{log_name}.log"
@@ -125,7 +122,7 @@ class Project:
             self.engine,
             psql(
                 f'CREATE DATABASE "{SEEDED_COPY}" TEMPLATE "{DB_NAME}" STRATEGY FILE_COPY',
-                f'ALTER DATABASE "{SEEDED_COPY}" WITH IS_TEMPLATE true ALLOW_CONNECTIONS false',
+                postgres.sealing_statement(SEEDED_COPY),
             ),
             log_name=f"{stack.name}-copy-postgres",
             timeout_s=DB_COMMAND_TIMEOUT_S,
