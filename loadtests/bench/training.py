@@ -120,9 +120,7 @@ def train(stack: Stack, *, force: bool = False) -> bool:
     with postgres.session() as cluster:
         cluster.reset(DATABASE)
         try:
-            with upstream.running(
-                upstream.free_port(), delay_ms="0", log_name=f"{stack.name}-training-upstream.log"
-            ) as stock:
+            with upstream.running(delay_ms="0", log_name=f"{stack.name}-training-upstream.log") as stock:
                 requests, seconds, log = _run(stack, training, cluster.url(DATABASE), stock.url)
         finally:
             cluster.drop(DATABASE)

@@ -29,11 +29,14 @@ READY_TIMEOUT_S = 10.0
 DEFAULT_PORT = 8099
 # How far past DEFAULT_PORT a free one is looked for.
 PORTS_TRIED = 100
+# How many free ports start() may find taken before its service binds one.
+RACES_LOST = 5
 
 
 @dataclass
 class Upstream:
     proc: subprocess.Popen[bytes]
+    port: int
     url: str
     log: Path
 
@@ -78,17 +81,20 @@ DEFAULT_URL = url_of(DEFAULT_PORT)
 
 
 def free_port(first: int = DEFAULT_PORT) -> int:
-    """`first`, or the next port after it that a server could listen on. Below the kernel's
-    ephemeral range, where no outgoing connection takes it meanwhile (the runner chooses it at
-    the start of a run and starts the service later, for the scenario that calls it)."""
+    """`first`, or the next port after it that a server could listen on: below the kernel's
+    ephemeral range, where no outgoing connection takes it, though another server still may."""
     for port in range(first, first + PORTS_TRIED):
         if not ports.port_in_use(port):
             return port
     raise BenchError(f"no free port for the stock service in {first}-{first + PORTS_TRIED - 1}")
 
 
+class PortTaken(BenchError):
+    """Another server holds the port the stock service was to listen on."""
+
+
 def start(
-    port: int,
+    port: int | None = None,
     *,
     delay_ms: str = DEFAULT_DELAY_MS,
     seed: int = 1,
@@ -96,10 +102,25 @@ def start(
     log_name: str = "upstream.log",
 ) -> Upstream:
     """Starts the stock service on 127.0.0.1:`port` and waits for its /health; `wrap` places its
-    command (a cgroup, a CPU set) as the caller measures it."""
+    command (a cgroup, a CPU set) as the caller measures it. Without a port: DEFAULT_PORT or the
+    next free one, where a port found free and taken before the service bound it (a second
+    runner's upstream, a parallel test's) is passed over for the next."""
+    if port is not None:
+        return _start_on(port, delay_ms=delay_ms, seed=seed, wrap=wrap, log_name=log_name)
+    first = DEFAULT_PORT
+    for _ in range(RACES_LOST):
+        port = free_port(first)
+        try:
+            return _start_on(port, delay_ms=delay_ms, seed=seed, wrap=wrap, log_name=log_name)
+        except PortTaken:
+            first = port + 1
+    raise BenchError(f"the stock service lost each of {RACES_LOST} free ports to another server before it bound it")
+
+
+def _start_on(port: int, *, delay_ms: str, seed: int, wrap: Callable[[str], str] | None, log_name: str) -> Upstream:
     binary = build()
     if ports.port_in_use(port):
-        raise BenchError(f"port {port} is in use: the stock service cannot listen there")
+        raise PortTaken(f"port {port} is in use: the stock service cannot listen there")
     env = dict(os.environ, HOST="127.0.0.1", PORT=str(port), UPSTREAM_DELAY_MS=delay_ms, UPSTREAM_SEED=str(seed))
     log = paths.LOGS / log_name
     command = f"exec {shlex.quote(binary)}"
@@ -108,10 +129,12 @@ def start(
     deadline = time.monotonic() + READY_TIMEOUT_S
     while True:
         if proc.poll() is not None:
+            if ports.port_in_use(port):
+                raise PortTaken(f"port {port} was taken before the stock service could listen there")
             raise BenchError(f"the stock service exited with code {proc.returncode}; see {log}\n{procs.tail(log, 10)}")
         try:
             if httpx.get(f"{url}/health", timeout=1).status_code == 200:
-                return Upstream(proc, url, log)
+                return Upstream(proc, port, url, log)
         except httpx.HTTPError:
             pass
         if time.monotonic() > deadline:
@@ -122,7 +145,7 @@ def start(
 
 @contextmanager
 def running(
-    port: int,
+    port: int | None = None,
     *,
     delay_ms: str = DEFAULT_DELAY_MS,
     seed: int = 1,

@@ -16,7 +16,6 @@ from test_manifest import VALID, write_stack
 
 from bench import manifest, paths, ports, postgres, stacks, upstream
 from bench.cli import stacks as serve_cli
-from bench.errors import BenchError
 from bench.judgement.bounds import CpuTimes, client_bound, limited_by_loadgen, role_cpu
 from bench.judgement.ladder import loadgen_bound
 from bench.measure.host import cgroups
@@ -183,7 +182,7 @@ def test_serve_starts_the_upstream_beside_the_database_names_it_to_the_stack_and
     started: list[upstream.Upstream] = []
     real_upstream_start = upstream.start
 
-    def upstream_start(port: int, **kwargs: Any) -> upstream.Upstream:
+    def upstream_start(port: int | None = None, **kwargs: Any) -> upstream.Upstream:
         started.append(real_upstream_start(port, **kwargs))
         return started[-1]
 
@@ -231,5 +230,45 @@ def test_the_upstream_takes_8099_or_the_next_free_port():
         busy.bind(("127.0.0.1", first))
         busy.listen()
         assert upstream.free_port() > first
-        with pytest.raises(BenchError, match=f"port {first} is in use"):
+        # Given a port, it fails on it rather than move.
+        with pytest.raises(upstream.PortTaken, match=f"port {first} is in use"):
             upstream.start(first)
+
+
+@contextmanager
+def listening() -> Iterator[int]:
+    """A server's socket on a port of its own, as a second runner's upstream would hold one."""
+    with socket.socket() as busy:
+        busy.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        yield busy.getsockname()[1]
+
+
+def test_an_upstream_without_a_port_passes_over_one_taken_before_it_looked(monkeypatch):
+    with listening() as taken:
+        found = iter([taken])
+        real_free_port = upstream.free_port
+        monkeypatch.setattr(upstream, "free_port", lambda first: next(found, None) or real_free_port(first))
+        with upstream.running(delay_ms="0") as stock:
+            assert stock.port > taken and stock.url == upstream.url_of(stock.port)
+            assert httpx.get(f"{stock.url}/health", timeout=5).status_code == 200
+
+
+def test_an_upstream_without_a_port_passes_over_one_taken_after_it_looked_free(monkeypatch):
+    """The race the runner loses when a parallel test's or a second runner's upstream binds the
+    port between the check and the bind: the service exits, and the next free port is tried."""
+    with listening() as taken:
+        checks: list[int] = []
+        real_in_use = ports.port_in_use
+
+        def free_when_first_asked(port: int) -> bool:
+            checks.append(port)
+            return False if checks == [taken] else real_in_use(port)
+
+        real_free_port = upstream.free_port
+        monkeypatch.setattr(upstream, "free_port", lambda first: taken if first <= taken else real_free_port(first))
+        monkeypatch.setattr(ports, "port_in_use", free_when_first_asked)
+        with upstream.running(delay_ms="0") as stock:
+            assert stock.port > taken and checks[0] == taken
+            assert httpx.get(f"{stock.url}/health", timeout=5).status_code == 200

@@ -89,7 +89,7 @@ def serve(impl: str, port: int) -> None:
         with postgres.session() as cluster:
             cluster.reset()
             with console.status("starting the stock upstream"):
-                stock = upstream.start(upstream.free_port(), log_name=f"{stack.name}-serve-upstream.log")
+                stock = upstream.start(log_name=f"{stack.name}-serve-upstream.log")
             try:
                 serve_until_interrupted(stack, cluster, port, stock)
             finally:

@@ -28,13 +28,6 @@ class Context:
     display: Display
     tools: dict[str, Path]  # "k6", "oha": the load generators this plan needs
     header: RunHeader
-    # Chosen when the run starts, so that every stack is started with its STOCK_URL; the upstream
-    # itself runs only while a scenario that calls it does (upstream_for).
-    stock_port: int = upstream.DEFAULT_PORT
-
-    @property
-    def stock_url(self) -> str:
-        return upstream.url_of(self.stock_port)
 
     def database(self) -> Cluster:
         """The local cluster, for the jobs that reset or read it (none of a --target run's)."""
@@ -44,23 +37,24 @@ class Context:
 
 
 @contextmanager
-def upstream_for(ctx: Context, scenario: Scenario, name: str) -> Iterator[None]:
+def upstream_for(ctx: Context, scenario: Scenario, name: str) -> Iterator[upstream.Upstream | None]:
     """The stock upstream for the length of a job of `scenario` if its stacks call it (else
-    nothing): in its role's group on the load generator's CPUs, fresh for each job, so that every
-    stack meets it as the first did, and stopped however the job ends."""
+    None): in its role's group on the load generator's CPUs, fresh for each job, so that every
+    stack meets it as the first did, and stopped however the job ends. Started before what calls
+    it, on a port free at that moment, which that caller is then given."""
     if not scenario.upstream:
-        yield
+        yield None
         return
     ctx.roles.place_upstream()
     try:
         started = upstream.start(
-            ctx.stock_port, wrap=functools.partial(ctx.roles.wrap, "upstream"), log_name=f"run/{name}-upstream.log"
+            wrap=functools.partial(ctx.roles.wrap, "upstream"), log_name=f"run/{name}-upstream.log"
         )
     except BaseException:
         ctx.roles.release_upstream()
         raise
     try:
-        yield
+        yield started
     finally:
         procs.stop(started.proc)
         ctx.roles.release_upstream()

@@ -38,10 +38,11 @@ def run_ceiling(ctx: Context, scenario: Scenario, run_number: int) -> RawResult:
             else:
                 stages = database_ceiling_stages(ctx, scenario, label=label, statements=statements)
         elif ceiling is CEILING_PROXY:
-            with upstream_for(ctx, scenario, f"ceiling-{scenario.name}"):
+            with upstream_for(ctx, scenario, f"ceiling-{scenario.name}") as stock:
+                assert stock is not None  # a proxy ceiling's scenario calls the upstream
                 ctx.roles.fresh_app()
                 wrap = functools.partial(ctx.roles.wrap, "app")
-                server, base_url = nginx.start_nginx(wrap, ports.free_port(), stock_port=ctx.stock_port)
+                server, base_url = nginx.start_nginx(wrap, ports.free_port(), stock_port=stock.port)
                 idle_memory = ctx.roles.app.memory_bytes() if ctx.roles.app is not None else None
                 name = f"ceiling-{scenario.name}"
                 if ctx.plan.open_model:

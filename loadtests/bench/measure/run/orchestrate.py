@@ -92,7 +92,6 @@ def run_plan(plan: Plan, cluster: Cluster, tool_paths: dict[str, Path], caps: Ca
             Display(plan.estimate_seconds()),
             tool_paths,
             _header(plan, cluster, roles, caps, tool_paths),
-            stock_port=upstream.free_port() if any(s.upstream for s in plan.scenarios) else upstream.DEFAULT_PORT,
         )
         roles.place_postgres(cluster)
         results = []

@@ -11,7 +11,7 @@ from typing import Any
 
 import httpx
 
-from bench import ports, procs, stacks
+from bench import ports, procs, stacks, upstream
 from bench.manifest import Stack
 from bench.measure.load.figures import LoadFigures
 from bench.measure.phases import writes
@@ -105,7 +105,8 @@ class Process:
         self.launched_at = 0.0
         """time.monotonic() when the process was launched: the first minute counts from it."""
 
-    def start(self, label: str) -> stacks.Running:
+    def start(self, label: str, stock: upstream.Upstream | None) -> stacks.Running:
+        """Starts the process, with `stock`'s URL as its STOCK_URL when its scenario calls one."""
         self.ctx.display.update(f"{label}: starting")
         self.ctx.roles.fresh_app()
         self.launched_at = time.monotonic()
@@ -113,7 +114,7 @@ class Process:
             self.stack,
             port=ports.free_port(),
             database_url=self.ctx.database().url(),
-            stock_url=self.ctx.stock_url,
+            stock_url=stock.url if stock is not None else upstream.DEFAULT_URL,
             command=self.ctx.roles.wrap("app", self.stack.run_command),
             log_name=f"run/{self.stack.name}-{self.scenario.name}-run{self.run_number}-server.log",
         )
@@ -139,8 +140,8 @@ def run_stack(ctx: Context, stack: Stack, scenario: Scenario, run_number: int) -
     statements = Statements(ctx.database())
     exit_code = None
     try:
-        running = process.start(label)
-        with upstream_for(ctx, scenario, f"{stack.name}-{scenario.name}"):
+        with upstream_for(ctx, scenario, f"{stack.name}-{scenario.name}") as stock:
+            running = process.start(label, stock)
             outcome = _load_and_check(
                 ctx, stack, scenario, label, running, statements, rows_before, launched_at=process.launched_at
             )
