@@ -2,18 +2,16 @@
 //! write the database at `DATABASE_URL` (seeded with db/seed.sql); the others never reach it.
 //! Tests named `stock_*` ask a fake stock upstream started in the test.
 
-use std::convert::Infallible;
 use std::sync::Arc;
 use std::time::Duration;
 
 use axum::Router;
-use axum::body::{Body, Bytes};
+use axum::body::Body;
 use axum::extract::Path;
 use axum::http::{HeaderMap, Method, Request, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get as route_get;
 use http_body_util::BodyExt;
-use http_body_util::channel::Channel;
 use rust_axum::db;
 use rust_axum::http::{ApiContext, Avatar, BODY_BUDGET, BodyBudget, router, serve_app};
 use rust_axum::stock::StockClient;
@@ -306,10 +304,8 @@ async fn a_body_over_what_is_left_of_the_budget_is_503_and_closes_the_connection
     let reply = send_json(&app, Method::POST, "/categories", body.clone()).await;
     assert_problem(&reply, StatusCode::UNPROCESSABLE_ENTITY);
     // A chunked body takes the whole 1 MiB it may grow to.
-    let (mut sender, chunked) = Channel::<Bytes, Infallible>::new(1);
-    sender.send_data(Bytes::from(body)).await.unwrap();
-    drop(sender);
-    let reply = send_json(&app, Method::POST, "/categories", Body::new(chunked)).await;
+    let chunked = Body::from_stream(Body::from(body).into_data_stream());
+    let reply = send_json(&app, Method::POST, "/categories", chunked).await;
     assert_problem(&reply, StatusCode::SERVICE_UNAVAILABLE);
 }
 
