@@ -37,8 +37,11 @@ RACES_LOST = 5
 class Upstream:
     proc: subprocess.Popen[bytes]
     port: int
-    url: str
     log: Path
+
+    @property
+    def url(self) -> str:
+        return url_of(self.port)
 
 
 def _fingerprint() -> str:
@@ -105,20 +108,22 @@ def start(
     command (a cgroup, a CPU set) as the caller measures it. Without a port: DEFAULT_PORT or the
     next free one, where a port found free and taken before the service bound it (a second
     runner's upstream, a parallel test's) is passed over for the next."""
+    binary = build()
     if port is not None:
-        return _start_on(port, delay_ms=delay_ms, seed=seed, wrap=wrap, log_name=log_name)
+        return _start_on(binary, port, delay_ms=delay_ms, seed=seed, wrap=wrap, log_name=log_name)
     first = DEFAULT_PORT
     for _ in range(RACES_LOST):
         port = free_port(first)
         try:
-            return _start_on(port, delay_ms=delay_ms, seed=seed, wrap=wrap, log_name=log_name)
+            return _start_on(binary, port, delay_ms=delay_ms, seed=seed, wrap=wrap, log_name=log_name)
         except PortTaken:
             first = port + 1
     raise BenchError(f"the stock service lost each of {RACES_LOST} free ports to another server before it bound it")
 
 
-def _start_on(port: int, *, delay_ms: str, seed: int, wrap: Callable[[str], str] | None, log_name: str) -> Upstream:
-    binary = build()
+def _start_on(
+    binary: str, port: int, *, delay_ms: str, seed: int, wrap: Callable[[str], str] | None, log_name: str
+) -> Upstream:
     if ports.port_in_use(port):
         raise PortTaken(f"port {port} is in use: the stock service cannot listen there")
     env = dict(os.environ, HOST="127.0.0.1", PORT=str(port), UPSTREAM_DELAY_MS=delay_ms, UPSTREAM_SEED=str(seed))
@@ -134,7 +139,7 @@ def _start_on(port: int, *, delay_ms: str, seed: int, wrap: Callable[[str], str]
             raise BenchError(f"the stock service exited with code {proc.returncode}; see {log}\n{procs.tail(log, 10)}")
         try:
             if httpx.get(f"{url}/health", timeout=1).status_code == 200:
-                return Upstream(proc, port, url, log)
+                return Upstream(proc, port, log)
         except httpx.HTTPError:
             pass
         if time.monotonic() > deadline:
