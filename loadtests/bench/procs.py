@@ -16,8 +16,10 @@ _children: list[subprocess.Popen[bytes]] = []
 
 
 def spawn(command: str, *, cwd: Path, env: dict[str, str], log: Path) -> subprocess.Popen[bytes]:
-    """Starts a shell command in a new session so that the whole tree can be signalled at once."""
+    """Starts a shell command in a new session so that the whole tree can be signalled at once.
+    The child runs at its caller's priority, its session included (_keep_priority)."""
     log.parent.mkdir(parents=True, exist_ok=True)
+    niceness = os.getpriority(os.PRIO_PROCESS, 0)
     with log.open("wb") as log_file:
         proc = subprocess.Popen(
             ["bash", "-c", command],
@@ -30,7 +32,18 @@ def spawn(command: str, *, cwd: Path, env: dict[str, str], log: Path) -> subproc
             preexec_fn=_die_with_parent,
         )
     _children.append(proc)
+    if niceness > 0:
+        _keep_priority(proc.pid, niceness)
     return proc
+
+
+def _keep_priority(pid: int, niceness: int) -> None:
+    """A new session is a scheduling group of its own (the kernel's autogroup, on by default),
+    and groups share the CPU by their own nice value, 0 unless set: a nice value inside one
+    orders its processes against each other only. So a child of a low-priority caller gets the
+    caller's nice value on its whole session too (what the builds ahead run at)."""
+    with contextlib.suppress(OSError):
+        Path(f"/proc/{pid}/autogroup").write_text(str(niceness))
 
 
 _PR_SET_PDEATHSIG = 1

@@ -1,5 +1,6 @@
 """The builds `./bench test` makes ahead: at the lowest priority, and never a failure of their own."""
 
+import os
 import subprocess
 from pathlib import Path
 
@@ -7,6 +8,8 @@ import pytest
 
 from bench import paths, tools
 from bench.docker import session
+from bench.judgement.bounds import cpu_set
+from bench.measure.plan.plan import default_split
 from bench.testing import prefetch
 from bench.testing.prefetch import Prefetch
 
@@ -24,14 +27,28 @@ def niceness_of_a_child() -> int:
     return int(subprocess.run(["bash", "-c", "ps -o ni= -p $$"], capture_output=True, text=True).stdout)
 
 
-def test_what_it_builds_runs_at_the_lowest_priority_and_the_caller_does_not(monkeypatch, logs):
-    seen: list[int] = []
-    # The caller's own priority, whatever the runner was started at (`nice -n 10 ./bench test`).
-    callers = niceness_of_a_child()
-    monkeypatch.setattr(tools, "ensure", lambda tool, on_progress=None: seen.append(niceness_of_a_child()))
+def cpus_of_a_child() -> set[int]:
+    """The CPUs a build started from the calling thread may run on."""
+    done = subprocess.run(["bash", "-c", "grep Cpus_allowed_list /proc/$$/status"], capture_output=True, text=True)
+    return cpu_set(done.stdout.split()[-1])
+
+
+def test_what_it_builds_runs_at_the_lowest_priority_on_the_load_generators_cpus_and_the_caller_does_not(
+    monkeypatch, logs
+):
+    seen: list[tuple[int, set[int]]] = []
+    # The caller's own priority and CPUs, whatever the runner was started with (`nice -n 10 ./bench test`).
+    callers = (niceness_of_a_child(), cpus_of_a_child())
+    monkeypatch.setattr(
+        tools, "ensure", lambda tool, on_progress=None: seen.append((niceness_of_a_child(), cpus_of_a_child()))
+    )
     Prefetch(smoke=True, docker_stacks=[]).start().wait("the test")
-    assert seen == [prefetch.NICENESS] * len(tools.TOOLS)
-    assert niceness_of_a_child() == callers
+    loadgen = cpu_set(default_split(os.cpu_count() or 1).loadgen)
+    assert seen == [(prefetch.NICENESS, loadgen)] * len(tools.TOOLS)
+    assert (niceness_of_a_child(), cpus_of_a_child()) == callers
+    if (os.cpu_count() or 1) > 1:
+        assert 0 not in loadgen, "the app's CPU is not the builds'"
+    assert f"at nice {prefetch.NICENESS}" in (logs / prefetch.LOG).read_text()
 
 
 def test_a_failed_build_is_logged_and_the_next_one_still_made(monkeypatch, logs):

@@ -1,6 +1,9 @@
 import os
+import threading
 import time
 from pathlib import Path
+
+import pytest
 
 from bench import procs
 
@@ -37,3 +40,24 @@ def test_run_times_out(tmp_path):
 
 def test_tail_of_a_missing_log_is_empty(tmp_path):
     assert procs.tail(tmp_path / "missing.log") == ""
+
+
+def test_a_child_of_a_low_priority_thread_keeps_that_priority_in_its_own_session(tmp_path):
+    autogroup = Path("/proc/self/autogroup")
+    if not autogroup.exists():
+        pytest.skip("this kernel has no autogroup scheduling")
+    seen: dict[str, str] = {}
+
+    def spawn_niced() -> None:
+        os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), 19)
+        proc = procs.spawn("sleep 5", cwd=tmp_path, env=dict(os.environ), log=tmp_path / "log")
+        try:
+            seen["child"] = Path(f"/proc/{proc.pid}/autogroup").read_text()
+        finally:
+            procs.stop(proc, grace_s=1)
+
+    thread = threading.Thread(target=spawn_niced)
+    thread.start()
+    thread.join()
+    # "/autogroup-123 nice 19": the whole session's share, not only the nice value inside it.
+    assert seen["child"].split()[-1] == "19"

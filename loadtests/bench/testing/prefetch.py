@@ -5,11 +5,18 @@ Docker path's engine, stand-ins and images.
 A stack's row (its build, its tests, the conformance suite) keeps about one of the machine's two
 cores busy, and on a fresh machine the builds done here took 27 minutes after those rows, one
 after another (k6 and oha 7, the Docker path's engine, stand-ins and ten images about 20, of the
-cold run's 110). Here they take the other core, at the lowest priority, so that a row's
-timing-bound cases (a 1 s upstream timeout, racing creates) keep the core they had. Nothing is
-skipped: the smoke benchmark and the Docker path run every step as before and find the result
-ready (an image build then hits its cache). A failure here is only logged; the phase that needs
-the result does the same step again and reports it as its own."""
+cold run's 110). Here they run on the load generator's CPUs only (CPU 1 of two), at the lowest
+priority, so that a row's timing-bound cases (a 1 s upstream timeout, racing creates, the
+resilience case's stack on CPU 0) keep the core they had. Both are set on the thread that starts
+every build, and everything it starts inherits them: the toolchains, apt-get, dockerd,
+containerd and the containers of each image build (Debian's runc keeps the affinity it is
+started with). A priority alone did not do it: each child runs in a session of its own, which
+the kernel schedules as a group of its own (autogroup), and a build container in a cgroup of its
+own, both at a normal weight whatever their nice value; so `mvn` in an image build took 144% of
+the two cores at nice 19 beside the rows (procs.spawn now gives a child's session its caller's
+priority too). Nothing is skipped: the smoke benchmark and the Docker path run every step as
+before and find the result ready (an image build then hits its cache). A failure here is only
+logged; the phase that needs the result does the same step again and reports it as its own."""
 
 from __future__ import annotations
 
@@ -23,7 +30,9 @@ from bench import paths, tools
 from bench.console import console
 from bench.docker import cycle, engine, session
 from bench.errors import BenchError
+from bench.judgement.bounds import cpu_set
 from bench.manifest import Stack
+from bench.measure.plan.plan import default_split
 
 LOG = "prefetch.log"
 # The lowest priority: the rows in front get their core whenever they want it.
@@ -51,12 +60,16 @@ class Prefetch:
                 self._thread.join()
 
     def _run(self) -> None:
-        # Linux gives each thread its own nice value, and what it starts inherits it: the
-        # toolchains, apt-get, dockerd and every build dockerd runs.
-        os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), NICENESS)
+        # Linux gives each thread its own nice value and CPU affinity, and what it starts
+        # inherits both: the toolchains, apt-get, dockerd and every build dockerd runs.
+        thread = threading.get_native_id()
+        os.setpriority(os.PRIO_PROCESS, thread, NICENESS)
+        cpus = builds_cpus()
+        os.sched_setaffinity(thread, cpus)
         paths.ensure_dirs()
         with (paths.LOGS / LOG).open("a") as log:
             say = _writer(log)
+            say(f"builds ahead on CPU {','.join(map(str, sorted(cpus)))} at nice {NICENESS}")
             for step, work in (("load generators", self._tools), ("docker images", self._docker)):
                 # A failure is logged: the phase that needs the result does the step again and
                 # reports it as its own.
@@ -81,6 +94,12 @@ class Prefetch:
                     cycle.build(docker, stack, log_name=f"{stack.name}-prebuild")
                 except BenchError as error:  # the next stack's image is still worth building
                     say(str(error))
+
+
+def builds_cpus() -> set[int]:
+    """The load generator's CPUs of the default split: never the app's (CPU 0), which the rows'
+    stacks run on; all of them on a machine of one CPU."""
+    return cpu_set(default_split(os.cpu_count() or 1).loadgen)
 
 
 def _writer(log: TextIO) -> Callable[[str], object]:
