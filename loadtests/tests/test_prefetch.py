@@ -73,3 +73,20 @@ def test_nothing_asked_starts_no_thread(logs):
     ahead = Prefetch(smoke=False, docker_stacks=[]).start()
     ahead.wait("the test")
     assert not (logs / prefetch.LOG).exists()
+
+
+def test_dockers_containers_get_the_lowest_cpu_weight_while_the_builds_run_and_the_default_after(tmp_path):
+    group = tmp_path / "cpu" / "docker"
+    group.parent.mkdir()
+    seen: list[str] = []
+    with prefetch._containers_at_the_lowest_weight(seen.append, group):
+        assert (group / "cpu.shares").read_text() == prefetch.LOWEST_CPU_SHARES
+    assert (group / "cpu.shares").read_text() == prefetch.DEFAULT_CPU_SHARES
+    assert seen == []
+
+
+def test_without_a_cgroup_v1_cpu_controller_nothing_is_written(tmp_path):
+    group = tmp_path / "cpu" / "docker"
+    with prefetch._containers_at_the_lowest_weight(print, group):
+        pass
+    assert not group.parent.exists()

@@ -20,10 +20,12 @@ logged; the phase that needs the result does the same step again and reports it 
 
 from __future__ import annotations
 
+import contextlib
 import os
 import threading
 import traceback
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import TextIO
 
 from bench import paths, tools
@@ -87,13 +89,41 @@ class Prefetch:
         if not self.docker_stacks or session.available() is not None:
             return
         docker = engine.Engine()
-        with session.ready(docker, self.docker_stacks, say):
+        with _containers_at_the_lowest_weight(say), session.ready(docker, self.docker_stacks, say):
             for stack in self.docker_stacks:
                 say(f"{stack.name}: docker compose build")
                 try:
                     cycle.build(docker, stack, log_name=f"{stack.name}-prebuild")
                 except BenchError as error:  # the next stack's image is still worth building
                     say(str(error))
+
+
+# Where Docker (with its cgroupfs driver, on cgroup v1) puts each container, an image build's
+# steps included, and the weight its CPU controller gives that parent: the CPU is shared among
+# cgroups by weight, whatever the nice values inside, so each build step took the share of a
+# normal process. The lowest weight while the builds ahead run, the default back afterwards (the
+# Docker path's own containers are what it measures).
+DOCKER_CPU_GROUP = Path("/sys/fs/cgroup/cpu/docker")
+LOWEST_CPU_SHARES, DEFAULT_CPU_SHARES = "2", "1024"
+
+
+@contextlib.contextmanager
+def _containers_at_the_lowest_weight(say: Callable[[str], object], group: Path = DOCKER_CPU_GROUP) -> Iterator[None]:
+    if not group.parent.is_dir():
+        yield  # no cgroup v1 CPU controller: the CPU affinity alone keeps the builds off CPU 0
+        return
+    try:
+        group.mkdir(exist_ok=True)
+        (group / "cpu.shares").write_text(LOWEST_CPU_SHARES)
+    except OSError as error:
+        say(f"Docker's containers keep their CPU weight ({error})")
+        yield
+        return
+    try:
+        yield
+    finally:
+        with contextlib.suppress(OSError):
+            (group / "cpu.shares").write_text(DEFAULT_CPU_SHARES)
 
 
 def builds_cpus() -> set[int]:
