@@ -1,14 +1,45 @@
-"""Fixtures shared by the runner's tests: a private PostgreSQL cluster, a fake cgroup tree."""
+"""Fixtures shared by the runner's tests: a private PostgreSQL cluster, a fake cgroup tree; and
+an interrupted run that cleans up after itself."""
 
 import os
 import shutil
+import signal
+import subprocess
+import sys
 import tempfile
 from pathlib import Path
+from typing import NoReturn
 
 import pytest
 
 from bench import ports, postgres
 from bench.measure.host import cgroups
+
+# Stops a test cluster once the process that made it is gone without stopping it (killed
+# outright), then removes its directory. It runs in a session of its own, so Ctrl-C on the
+# test run does not reach it, and it waits on the owner's pidfd, so it costs nothing meanwhile.
+CLUSTER_GUARD = """
+import os, select, shutil, subprocess, sys
+owner, stop, home = int(sys.argv[1]), sys.argv[2], sys.argv[3]
+try:
+    select.select([os.pidfd_open(owner)], [], [])
+except ProcessLookupError:
+    pass
+subprocess.run(stop, shell=True, capture_output=True)
+shutil.rmtree(home, ignore_errors=True)
+"""
+
+
+def _interrupted(signum: int, _frame: object) -> NoReturn:
+    raise KeyboardInterrupt
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    # SIGTERM (a timeout's, procs.stop's on the whole process group, xdist's workers included)
+    # would end the process without a `finally`: as Ctrl-C, it tears the fixtures down instead,
+    # so no cluster, stack or fake app outlives the run.
+    signal.signal(signal.SIGTERM, _interrupted)
+    signal.signal(signal.SIGHUP, _interrupted)
 
 
 @pytest.fixture(scope="session")
@@ -22,11 +53,17 @@ def pg_cluster():
     # /tmp/pytest-of-root is private to root; the server user must reach its data directory.
     home = Path(tempfile.mkdtemp(prefix="bench-test-pg-", dir="/var/tmp"))
     cluster = postgres.Cluster(bindir=bindir, data=home / "data", port=ports.free_port(), os_user=os_user)
+    guard = subprocess.Popen(
+        [sys.executable, "-c", CLUSTER_GUARD, str(os.getpid()), cluster.stop_command(), str(home)],
+        start_new_session=True,
+    )
     try:
         cluster.start()
         cluster.ensure_template()
         yield cluster
     finally:
+        guard.kill()
+        guard.wait()
         cluster.stop()
         shutil.rmtree(home, ignore_errors=True)
 
