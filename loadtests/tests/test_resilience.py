@@ -514,3 +514,58 @@ def test_the_builds_ahead_make_oha_alone_for_the_resilience_case(monkeypatch, tm
     built.clear()
     Prefetch(smoke=True, docker_stacks=[], oha=True).start().wait("the test")
     assert built == [t.name for t in tools.TOOLS] and prefetch.LOG
+
+
+JAVA_TRACE = """2026-12-02T00:01:02.003+0000 SEVERE bench.catalog.errors.ExceptionMappers$Unexpected: unexpected error
+jakarta.ws.rs.ProcessingException: Error reading entity from input stream.
+\tat org.glassfish.jersey.message.internal.InboundMessageContext.readEntity(InboundMessageContext.java:889)
+\tat org.glassfish.jersey.server.ContainerRequest.readEntity(ContainerRequest.java:290)
+Caused by: java.io.EOFException
+\tat org.glassfish.grizzly.http.io.InputBuffer.blockingRead(InputBuffer.java:1129)
+\t... 23 more
+"""
+NODE_TRACE = """{"level":50,"msg":"request failed"}
+Error: aborted
+    at connResetException (node:internal/errors:787:14)
+    at abortIncoming (node:_http_server:794:17)
+"""
+PYTHON_TRACE = """ERROR:    Exception in ASGI application
+Traceback (most recent call last):
+  File "/app/.venv/lib/python3.11/site-packages/uvicorn/protocols/http/h11_impl.py", line 403, in run_asgi
+starlette.requests.ClientDisconnect
+"""
+GO_PANIC = "http: panic serving 127.0.0.1:5000: runtime error\ngoroutine 42 [running]:\nnet/http.(*conn).serve()\n"
+RUST_BACKTRACE = (
+    "thread 'tokio-runtime-worker' panicked at src/main.rs:3:5:\nstack backtrace:\n   0: rust_begin_unwind\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("log", "first"),
+    [
+        (JAVA_TRACE, "at org.glassfish.jersey.message.internal.InboundMessageContext.readEntity"),
+        (NODE_TRACE, "at connResetException (node:internal/errors:787:14)"),
+        (PYTHON_TRACE, "Traceback (most recent call last):"),
+        (GO_PANIC, "goroutine 42 [running]:"),
+        (RUST_BACKTRACE, "stack backtrace:"),
+    ],
+    ids=["JVM", "Node.js", "Python", "Go", "Rust"],
+)
+def test_a_stack_trace_in_the_servers_log_fails_the_case_and_is_quoted(log, first):
+    problems = verdict.judge_log("started on 127.0.0.1:8080\n" + log + "a line after it\n")
+    assert len(problems) == 1
+    assert "1 stack trace(s)" in problems[0] and first in problems[0]
+
+
+def test_a_trace_with_causes_counts_once_and_two_traces_twice():
+    assert "2 stack trace(s)" in verdict.judge_log(JAVA_TRACE + "next line\n" + JAVA_TRACE)[0]
+
+
+def test_one_line_for_a_client_that_left_passes():
+    log = (
+        "java-jersey dev listening on 127.0.0.1:8080\n"
+        "2026-12-02T00:01:02.003+0000 INFO bench.catalog.errors.ExceptionMappers$UnreadBody toResponse: "
+        "request body not read, the client's connection ended: EOFException: null\n"
+        '{"level":30,"msg":"request aborted","err":"aborted at readBody"}\n'
+    )
+    assert verdict.judge_log(log) == []

@@ -44,6 +44,7 @@ from bench.testing.resilience.verdict import (
     Slow,
     bursts_figures,
     judge_burst,
+    judge_log,
     judge_oversized,
     judge_slow,
     kernel_counters,
@@ -165,6 +166,7 @@ def _run(stack: Stack, cluster: Cluster, log: Path, say: _Log, show: Callable[[s
                 _parts(stack, running, app, loadgen, oha, cap_mib, say, show, problems, figures)
             finally:
                 running.stop()
+            problems += judge_log(running.log.read_text(errors="replace"))
             say(f"server log: {running.log}")
             if problems:
                 say(f"last lines of the server log:\n{procs.tail(running.log, 30)}")

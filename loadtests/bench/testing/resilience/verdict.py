@@ -4,6 +4,7 @@ functions of what was read, for the runner's tests. The numbers and why are spec
 from __future__ import annotations
 
 import json
+import re
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -52,6 +53,15 @@ SERVES_AGAIN_PATHS = ("/health", "/items/1")
 HEADERS_LIMIT_S = 10.0
 CLOSE_MARGIN_S = 1.5
 ORDINARY_LIMIT_S = 2.0
+# The first line of a stack trace in each of the stacks' languages: a JVM's or Node.js's frame
+# ("\tat pkg.Class.method(File.java:12)", "    at handler (/app/src/x.js:3:9)"), a JVM's cause, a
+# Python traceback, a Go panic's goroutine, a Rust backtrace. Nothing in the case is a fault of
+# the server's (clients that leave, bodies refused, slow heads): a stack trace in its log says
+# one was reported as one, and buries the faults that are (spec/README.md, "The server's log").
+STACK_TRACE = re.compile(
+    r"^(?:\s+at \S.*\)$|Caused by: |Traceback \(most recent call last\):|goroutine \d+ \[|stack backtrace:)",
+    re.MULTILINE,
+)
 
 
 @dataclass(frozen=True)
@@ -121,6 +131,26 @@ def judge_health(health: Health, *, cap_mib: int) -> list[str]:
     if not health.alive:
         problems.append("the process died" + (f" (exit {health.exit_code})" if health.exit_code is not None else ""))
     return problems
+
+
+def judge_log(text: str) -> list[str]:
+    """No stack trace in the server's log of the case; the problem quotes the first's line."""
+    traces = [m for m in STACK_TRACE.finditer(text) if not _continues_a_trace(text, m.start())]
+    if not traces:
+        return []
+    line = text[traces[0].start() :].splitlines()[0].strip()
+    return [f"server log: {len(traces):,} stack trace(s) for what clients did (first: {line!r})"]
+
+
+def _continues_a_trace(text: str, at: int) -> bool:
+    """Whether the line before `at` is a frame too: a trace counts once, not once a frame."""
+    before = text.rfind("\n", 0, max(at - 1, 0))
+    previous = text[before + 1 : max(at - 1, 0)]
+    return bool(STACK_TRACE.match(previous) or _OMITTED_FRAMES.match(previous))
+
+
+# A JVM's "\t... 23 more" between a trace's frames and its next cause.
+_OMITTED_FRAMES = re.compile(r"^\s+\.\.\. \d+ ")
 
 
 def judge_oversized(oversized: Oversized, *, cap_mib: int) -> list[str]:
