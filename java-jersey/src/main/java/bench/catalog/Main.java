@@ -10,6 +10,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.net.URI;
+import java.time.Duration;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -33,12 +34,17 @@ public final class Main {
     /** In-flight requests get this long after SIGTERM; the runner allows 10 s in all. */
     private static final long SHUTDOWN_GRACE_SECONDS = 8;
 
+    /** The time a request's line and headers have from their first bytes (spec/API.md, "Overload and slow clients"). */
+    static final Duration REQUEST_HEAD_LIMIT = Duration.ofSeconds(10);
+
     /**
-     * Grizzly's keep-alive idle timeout, which its IdleTimeoutFilter counts from a connection's
-     * accept, or from the end of its last request, to a request whose head has arrived whole: so
-     * it is also the time a request's headers have (spec/API.md, "Overload and slow clients").
+     * Grizzly's keep-alive idle timeout, which its IdleTimeoutFilter counts whenever no read or
+     * write of the connection is under way: an idle kept-alive connection's wait, and also the
+     * wait of a connection accepted and not yet read, or of a body between two reads, while the
+     * workers are busy. Tomcat's 60 s, so that a burst the server is slow to read is not cut
+     * (README.md, "Limits"); {@link RequestHeadTimeout} bounds a head on its own.
      */
-    private static final int IDLE_TIMEOUT_SECONDS = 10;
+    private static final int IDLE_TIMEOUT_SECONDS = 60;
 
     /**
      * What is left of a body that was answered without being read whole, which Grizzly reads and
@@ -114,6 +120,7 @@ public final class Main {
         configuration.setAllowPayloadForUndefinedHttpMethods(true);
         configuration.setMaxPayloadRemainderToSkip(MAX_UNREAD_BODY_TO_SKIP);
         configuration.setDefaultErrorPageGenerator(new ProblemErrorPages(mapper));
+        configuration.getMonitoringConfig().getHttpConfig().addProbes(new RequestHeadTimeout(REQUEST_HEAD_LIMIT));
         return server;
     }
 

@@ -46,16 +46,28 @@ class LimitsTest extends ApiTest {
         assertEquals(422, postUntil(422).getStatus());
     }
 
+    /** One wait for both: the head's limit closes one connection while a body paused as long is still read. */
     @Test
-    void aConnectionWhoseHeadersDoNotArriveIsClosedAfter10Seconds() throws Exception {
-        try (Socket slow = new Socket(getBaseUri().getHost(), getBaseUri().getPort())) {
-            slow.setSoTimeout(15_000);
+    void aConnectionWhoseHeadersDoNotArriveIsClosedAfter10SecondsAndABodyHasLonger() throws Exception {
+        String body = "{\"name\": \"paused\", \"code\": \"PAUSED-1\"}";
+        try (Socket slowHead = new Socket(getBaseUri().getHost(), getBaseUri().getPort());
+                Socket slowBody = new Socket(getBaseUri().getHost(), getBaseUri().getPort())) {
+            slowHead.setSoTimeout(15_000);
+            slowBody.setSoTimeout(15_000);
             long start = System.nanoTime();
-            slow.getOutputStream().write("GET /health HTTP/1.1\r\nHost: localhost\r\n".getBytes(StandardCharsets.ISO_8859_1));
+            slowHead.getOutputStream().write("GET /health HTTP/1.1\r\nHost: localhost\r\n".getBytes(StandardCharsets.ISO_8859_1));
+            slowBody.getOutputStream().write(("POST /categories HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n"
+                    + "Content-Type: application/json\r\nContent-Length: " + body.length() + "\r\n\r\n" + body.substring(0, 10))
+                    .getBytes(StandardCharsets.ISO_8859_1));
 
-            assertEquals(-1, slow.getInputStream().read());
+            assertEquals(-1, slowHead.getInputStream().read());
             long waited = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
             assertTrue(waited > 9_000 && waited < 12_000, "closed after " + waited + " ms");
+
+            Thread.sleep(Math.max(0, 11_000 - waited));
+            slowBody.getOutputStream().write(body.substring(10).getBytes(StandardCharsets.ISO_8859_1));
+            String answer = new String(slowBody.getInputStream().readAllBytes(), StandardCharsets.ISO_8859_1);
+            assertTrue(answer.startsWith("HTTP/1.1 201"), answer);
         }
     }
 

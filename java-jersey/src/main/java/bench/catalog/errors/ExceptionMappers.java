@@ -18,6 +18,7 @@ import jakarta.validation.ValidationException;
 import jakarta.ws.rs.NotAllowedException;
 import jakarta.ws.rs.NotFoundException;
 import jakarta.ws.rs.NotSupportedException;
+import jakarta.ws.rs.ProcessingException;
 import jakarta.ws.rs.WebApplicationException;
 import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.HttpHeaders;
@@ -25,6 +26,7 @@ import jakarta.ws.rs.core.Request;
 import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.UriInfo;
 import jakarta.ws.rs.ext.ExceptionMapper;
+import java.io.IOException;
 import java.util.List;
 import java.util.logging.Level;
 import java.util.logging.Logger;
@@ -43,7 +45,7 @@ public final class ExceptionMappers {
 
     /** Every mapper, for registration with the application. */
     public static final List<Class<?>> ALL = List.of(DomainErrors.class, InvalidFields.class, InvalidParameters.class,
-            InvalidJson.class, WebApplication.class, DatabaseFailure.class, Unexpected.class);
+            InvalidJson.class, WebApplication.class, DatabaseFailure.class, UnreadBody.class, Unexpected.class);
 
     private ExceptionMappers() {
     }
@@ -162,6 +164,25 @@ public final class ExceptionMappers {
         }
     }
 
+    /**
+     * A request body that could not be read: Jersey wraps the read's {@link IOException} (the
+     * client closed or reset its connection part-way, an {@code EOFException} from Grizzly) in a
+     * {@link ProcessingException}. The client's doing, not a fault here, and usually no one is left
+     * to read the answer: one line below error, no stack trace. Any other cause is {@link Unexpected}'s.
+     */
+    public static final class UnreadBody implements ExceptionMapper<ProcessingException> {
+        @Override
+        public Response toResponse(ProcessingException e) {
+            if (rootCauseOf(e) instanceof IOException) {
+                LOG.info(() -> "request body not read, the client's connection ended: " + rootCause(e));
+                return Problem.of(400, "the request body could not be read").toResponse();
+            }
+            return UNEXPECTED.toResponse(e);
+        }
+    }
+
+    private static final Unexpected UNEXPECTED = new Unexpected();
+
     public static final class Unexpected implements ExceptionMapper<Throwable> {
         @Override
         public Response toResponse(Throwable e) {
@@ -170,11 +191,16 @@ public final class ExceptionMappers {
         }
     }
 
-    private static String rootCause(Throwable error) {
+    private static Throwable rootCauseOf(Throwable error) {
         Throwable root = error;
         while (root.getCause() != null && root.getCause() != root) {
             root = root.getCause();
         }
+        return root;
+    }
+
+    private static String rootCause(Throwable error) {
+        Throwable root = rootCauseOf(error);
         return root.getClass().getSimpleName() + ": " + root.getMessage();
     }
 }

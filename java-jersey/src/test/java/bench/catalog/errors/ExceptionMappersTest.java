@@ -2,6 +2,7 @@ package bench.catalog.errors;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import bench.catalog.data.CategoryInUseException;
 import bench.catalog.data.DuplicateKeyException;
@@ -13,11 +14,18 @@ import bench.catalog.data.UpstreamTimeoutException;
 import com.fasterxml.jackson.core.JsonParseException;
 import jakarta.persistence.PersistenceException;
 import jakarta.validation.ConstraintDeclarationException;
+import jakarta.ws.rs.ProcessingException;
 import jakarta.ws.rs.core.Response;
+import java.io.EOFException;
 import java.net.ConnectException;
 import java.net.SocketTimeoutException;
 import java.sql.SQLException;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.logging.Handler;
+import java.util.logging.Level;
+import java.util.logging.LogRecord;
+import java.util.logging.Logger;
 import org.glassfish.jersey.server.ParamException;
 import org.hibernate.exception.ConstraintViolationException;
 import org.hibernate.exception.GenericJDBCException;
@@ -85,6 +93,43 @@ class ExceptionMappersTest {
         Problem json = problem(new ExceptionMappers.InvalidJson().toResponse(new JsonParseException(null, "Unexpected")));
         assertEquals(400, json.status());
         assertEquals("Bad Request", json.title());
+    }
+
+    @Test
+    void aClientThatLeftWhileItsBodyWasReadIsOneLineBelowErrorWithoutAStackTrace() {
+        List<LogRecord> records = new ArrayList<>();
+        Handler capture = new Handler() {
+            @Override
+            public void publish(LogRecord record) {
+                records.add(record);
+            }
+
+            @Override
+            public void flush() {
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+        Logger log = Logger.getLogger(ExceptionMappers.class.getName());
+        log.addHandler(capture);
+        try {
+            Problem unread = problem(new ExceptionMappers.UnreadBody().toResponse(
+                    new ProcessingException("Error reading entity from input stream.", new EOFException())));
+            assertEquals(400, unread.status());
+            assertEquals(1, records.size());
+            assertTrue(records.getFirst().getLevel().intValue() < Level.WARNING.intValue());
+            assertNull(records.getFirst().getThrown());
+
+            records.clear();
+            Problem other = problem(new ExceptionMappers.UnreadBody().toResponse(
+                    new ProcessingException("no reader", new IllegalStateException("broken"))));
+            assertEquals(500, other.status());
+            assertEquals(Level.SEVERE, records.getFirst().getLevel());
+        } finally {
+            log.removeHandler(capture);
+        }
     }
 
     @Test
