@@ -16,9 +16,12 @@ import io.vertx.sqlclient.Pool;
 import io.vertx.sqlclient.PoolOptions;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
+import java.util.logging.Logger;
 
 /** The HTTP server, its database pool and the stock client, one verticle per event loop. */
 public final class CatalogVerticle extends VerticleBase {
+
+    private static final Logger LOG = Logger.getLogger(CatalogVerticle.class.getName());
 
     /** How long requests in flight may take to finish after SIGTERM (spec/API.md allows 10 s in all). */
     static final Duration SHUTDOWN_GRACE = Duration.ofSeconds(8);
@@ -81,7 +84,13 @@ public final class CatalogVerticle extends VerticleBase {
                                 // connection (and call its connection handler) only once the first
                                 // request's head is in, too late for the RequestHeadTimeout.
                                 .setHttp2ClearTextEnabled(false))
-                        .connectionHandler(heads::opened)
+                        .connectionHandler(connection -> {
+                            heads.opened(connection);
+                            // A client that resets its connection fails the connection's read: with no
+                            // handler, Vert.x logs that at ERROR. A request it cut short is failed too,
+                            // and logged once by Problems.
+                            connection.exceptionHandler(failure -> LOG.fine(() -> "connection failed: " + failure));
+                        })
                         .requestHandler(api.router())
                         .listen(config.port(), config.host()))
                 .onSuccess(listening -> server = listening);

@@ -20,6 +20,8 @@ import io.vertx.ext.web.client.WebClientOptions;
 import java.io.IOException;
 import java.math.BigDecimal;
 import java.net.ServerSocket;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -29,6 +31,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.logging.Handler;
+import java.util.logging.Level;
 import java.util.logging.LogRecord;
 import java.util.logging.Logger;
 import java.util.stream.Collectors;
@@ -328,6 +331,54 @@ class CatalogVerticleTest {
         } finally {
             raw.close().await();
         }
+    }
+
+    @Test
+    void aClientThatResetsItsConnectionMidBodyIsOneInfoLineWithoutAStackTrace() throws Exception {
+        List<LogRecord> records = new CopyOnWriteArrayList<>();
+        Handler collector = new Handler() {
+            @Override
+            public void publish(LogRecord record) {
+                records.add(record);
+            }
+
+            @Override
+            public void flush() {}
+
+            @Override
+            public void close() {}
+        };
+        Logger root = Logger.getLogger("");
+        root.addHandler(collector);
+        try {
+            try (Socket socket = new Socket("127.0.0.1", port)) {
+                // Closed with a linger of 0, the socket sends a reset: the server's next read fails.
+                socket.setSoLinger(true, 0);
+                socket.getOutputStream().write(("POST /items HTTP/1.1\r\nHost: test\r\nContent-Type: application/json\r\n"
+                        + "Content-Length: 1000\r\n\r\n{\"sku\": ").getBytes(StandardCharsets.US_ASCII));
+                socket.getOutputStream().flush();
+                // Time for the event loop to take the head and start reading the body.
+                Thread.sleep(500);
+            }
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+            while (records.stream().noneMatch(CatalogVerticleTest::isNotRead) && System.nanoTime() < deadline) {
+                Thread.sleep(50);
+            }
+            List<LogRecord> notRead = records.stream().filter(CatalogVerticleTest::isNotRead).toList();
+            assertEquals(1, notRead.size(), () -> records.stream().map(LogRecord::getMessage).toList().toString());
+            assertEquals(Level.INFO, notRead.getFirst().getLevel());
+            assertEquals(List.of(), records.stream()
+                    .filter(record -> record.getLevel().intValue() >= Level.WARNING.intValue() || record.getThrown() != null)
+                    .map(record -> record.getLevel() + " " + record.getMessage())
+                    .toList());
+        } finally {
+            root.removeHandler(collector);
+        }
+    }
+
+    /** Problems' line for a request whose body the client did not send whole. */
+    private static boolean isNotRead(LogRecord record) {
+        return record.getMessage() != null && record.getMessage().contains("not read");
     }
 
     /** An invalid item posted until the answer has {@code status}, for up to 5 s: the server settles its budget in its own time. */

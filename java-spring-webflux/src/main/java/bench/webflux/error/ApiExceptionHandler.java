@@ -23,13 +23,15 @@ import org.springframework.web.server.ContentTooLargeException;
 import org.springframework.web.server.MethodNotAllowedException;
 import org.springframework.web.server.NotAcceptableStatusException;
 import org.springframework.web.server.ServerWebInputException;
+import org.springframework.web.util.DisconnectedClientHelper;
 
 /**
  * The one place where errors become problem JSON. Domain exceptions carry their detail; WebFlux's
  * own exceptions (unknown route, wrong method, Content-Type, body size, unreadable body, malformed
  * path id or query parameter) keep their status and headers but get a detail in the API's words;
- * the stock upstream's failures are a 502 or a 504; the catch-all turns everything else into a 503
- * when the database is out of reach, or a logged 500 that tells nothing of its cause. WebFlux's
+ * the stock upstream's failures are a 502 or a 504; the catch-all answers a client that left while
+ * its body was read with a 400 and one line of log, and turns everything else into a 503 when the
+ * database is out of reach, or a logged 500 that tells nothing of its cause. WebFlux's
  * DispatcherHandler routes the errors raised before a handler is chosen (no route, wrong method)
  * here too.
  */
@@ -145,6 +147,16 @@ class ApiExceptionHandler {
 				return unsupportedMediaType();
 			}
 			return Problems.of(response.getStatusCode(), detail(response, request), response.getHeaders());
+		}
+		if (DisconnectedClientHelper.isClientDisconnectedException(ex)) {
+			// The client closed or reset its connection while its body was read: Reactor Netty's
+			// AbortedException, or the socket's IOException, as they come (WebFlux wraps only a
+			// DecodingException). Its doing, not a fault here, and no one is left to read the answer:
+			// one line, no stack trace. Spring's test leaves a DataAccessException alone, the form
+			// every database error takes by the time it gets here, so an outage is still a 503.
+			log.info("request body not read on {} {}, the client's connection ended: {}", request.getMethod(),
+					request.getPath(), rootCause(ex));
+			return Problems.of(HttpStatus.BAD_REQUEST, "the request body could not be read");
 		}
 		if (DatabaseErrors.isUnavailable(ex)) {
 			log.warn("database unavailable on {} {}: {}", request.getMethod(), request.getPath(), rootCause(ex));

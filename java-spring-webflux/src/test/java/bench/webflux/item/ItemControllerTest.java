@@ -1,5 +1,6 @@
 package bench.webflux.item;
 
+import java.io.IOException;
 import java.math.BigDecimal;
 import java.net.URI;
 import java.time.Instant;
@@ -11,13 +12,19 @@ import bench.webflux.error.UnknownCategoryException;
 import bench.webflux.web.PageQuery;
 import bench.webflux.web.PageResponse;
 import bench.webflux.web.RequestBodies;
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
 import io.r2dbc.spi.R2dbcDataIntegrityViolationException;
 import io.r2dbc.spi.R2dbcTimeoutException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.mockito.ArgumentCaptor;
+import org.slf4j.LoggerFactory;
 import reactor.core.publisher.Mono;
+import reactor.netty.channel.AbortedException;
 
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.webflux.test.autoconfigure.WebFluxTest;
@@ -292,6 +299,37 @@ class ItemControllerTest {
 		given(this.items.delete(1)).willReturn(Mono.error(new IllegalStateException("SELECT secret FROM somewhere")));
 		problem(this.client.delete().uri("/items/1").exchange(), 500).jsonPath("$.detail")
 			.value(String.class, detail -> assertThat(detail).doesNotContain("SELECT"));
+	}
+
+	/**
+	 * A client that closed or reset its connection while its body was read reaches the error map
+	 * as Reactor Netty's AbortedException or as the socket's IOException: the client's doing, a
+	 * 400 on one INFO line without a stack trace, and no database outage.
+	 */
+	@Test
+	void aClientThatLeftWhileItsBodyWasReadIsA400OnOneInfoLine() {
+		Logger log = (Logger) LoggerFactory.getLogger("bench.webflux.error.ApiExceptionHandler");
+		Level level = log.getLevel();
+		ListAppender<ILoggingEvent> events = new ListAppender<>();
+		events.start();
+		log.setLevel(Level.INFO);
+		log.addAppender(events);
+		try {
+			for (Exception left : List.of(new AbortedException("Connection has been closed"),
+					new IOException("recvAddress(..) failed with error(-104): Connection reset by peer"))) {
+				events.list.clear();
+				given(this.items.create(any())).willReturn(Mono.error(left));
+				problem(postJson("/items", VALID), 400).jsonPath("$.detail")
+					.isEqualTo("the request body could not be read");
+				assertThat(events.list).hasSize(1);
+				assertThat(events.list.getFirst().getLevel()).isEqualTo(Level.INFO);
+				assertThat(events.list.getFirst().getThrowableProxy()).isNull();
+			}
+		}
+		finally {
+			log.detachAppender(events);
+			log.setLevel(level);
+		}
 	}
 
 	@Test

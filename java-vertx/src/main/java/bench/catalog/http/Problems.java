@@ -17,6 +17,7 @@ import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.RoutingContext;
 import io.vertx.ext.web.handler.HttpException;
+import java.io.IOException;
 import java.util.List;
 import java.util.logging.Level;
 import java.util.logging.Logger;
@@ -74,6 +75,16 @@ final class Problems {
             case UpstreamTimeoutException e -> {
                 LOG.warning(() -> "stock upstream timed out: " + e.getMessage());
                 send(ctx, 504, "the stock service did not answer in time");
+            }
+            // The request's own connection failed under it: the client reset it while its body was
+            // read, and the BodyHandler failed the route with the socket's error. Its doing, not a
+            // fault here: one line, no stack trace. (A client that closes instead is the closed
+            // response above; the database's and the upstream's I/O failures never get here as
+            // such: DatabaseErrors, StockClient.)
+            case IOException e -> {
+                LOG.info(() -> "request body of " + ctx.request().method() + " " + ctx.request().path()
+                        + " not read, the client's connection failed: " + e);
+                send(ctx, 400, "the request body could not be read");
             }
             case HttpException e when e.getStatusCode() < 500 -> byStatus(ctx, e.getStatusCode());
             case null, default -> {

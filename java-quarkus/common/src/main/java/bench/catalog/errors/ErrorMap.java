@@ -10,6 +10,7 @@ import bench.catalog.http.BodyTooLargeException;
 import bench.catalog.http.InvalidParameterException;
 import bench.catalog.http.MalformedJsonException;
 import bench.catalog.http.NotAnObjectException;
+import bench.catalog.http.UnreadBodyException;
 import bench.catalog.stock.StockNotFoundException;
 import bench.catalog.stock.StockUpstreamException;
 import bench.catalog.stock.StockUpstreamTimeoutException;
@@ -27,8 +28,9 @@ import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
 
 /**
  * The one place that turns failures into problem JSON: the domain's errors, Hibernate
- * Validator's violations, Jackson's parse errors and what Quarkus REST raises itself (404, 405,
- * 415, 413). Every other exception is a logged 500 with a generic detail.
+ * Validator's violations, Jackson's parse errors, a body the client stopped sending, and what
+ * Quarkus REST raises itself (404, 405, 415, 413). Every other exception is a logged 500 with a
+ * generic detail.
  */
 public class ErrorMap {
 
@@ -102,6 +104,18 @@ public class ErrorMap {
         return problem(Problem.of(400, e.getMessage()));
     }
 
+    /**
+     * A body whose read failed part-way, almost always a client that closed its connection: no one
+     * is left to read the answer, and the fault is not the server's (nor the database's, which
+     * {@link #unexpected} would take any I/O failure for), so one line below warning and no stack
+     * trace.
+     */
+    @ServerExceptionMapper
+    public Response unreadBody(UnreadBodyException e, UriInfo uri) {
+        LOG.infof("request body of %s not read, the client left or stopped sending: %s", uri.getPath(), rootCause(e));
+        return problem(Problem.of(400, e.getMessage()));
+    }
+
     @ServerExceptionMapper
     public Response tooLarge(BodyTooLargeException e) {
         return problem(Problem.of(413, e.getMessage()));
@@ -155,6 +169,16 @@ public class ErrorMap {
             case 415 -> "the body must be JSON (Content-Type: application/json)";
             default -> "the request cannot be served";
         };
+    }
+
+    /** The innermost cause, on one line: Vert.x's {@code HttpClosedException}, say, under Quarkus REST's wrappers. */
+    private static String rootCause(Throwable error) {
+        Throwable root = error;
+        while (root.getCause() != null && root.getCause() != root) {
+            root = root.getCause();
+        }
+        return root.getMessage() == null ? root.getClass().getSimpleName()
+                : root.getClass().getSimpleName() + ": " + root.getMessage();
     }
 
     /** The JSON property of a violation: the leaf of its path ("" for the body itself). */

@@ -22,7 +22,8 @@ import java.lang.reflect.Type;
  * Hibernate Validator checks (422 per field). Jackson alone binds as it parses, so {@code [1, 2}
  * would fail on its first token as a mismatch rather than as the broken JSON it is. The body is
  * read whole first, counted as it comes, so that a chunked body's 1,048,577th byte is a 413
- * (BodyLimits) before its syntax is judged.
+ * (BodyLimits) before its syntax is judged; a read that fails part-way (the client left) is an
+ * {@link UnreadBodyException}, a 400.
  */
 @Provider
 @Consumes(MediaType.APPLICATION_JSON)
@@ -44,9 +45,17 @@ public class JsonBodyReader implements MessageBodyReader<WriteBody> {
     @Override
     public WriteBody readFrom(Class<WriteBody> type, Type genericType, Annotation[] annotations, MediaType mediaType,
             MultivaluedMap<String, String> httpHeaders, InputStream body) throws IOException {
+        byte[] bytes;
+        try {
+            bytes = new LimitedInputStream(body, BodyLimits.MAX_BODY_BYTES).readAllBytes();
+        } catch (IOException e) {
+            // The connection ended or stalled part-way: not an I/O failure of the server's own,
+            // which the error map would take for the database's (SqlStates).
+            throw new UnreadBodyException(e);
+        }
         JsonNode tree;
         try {
-            tree = syntax.readTree(new LimitedInputStream(body, BodyLimits.MAX_BODY_BYTES).readAllBytes());
+            tree = syntax.readTree(bytes);
         } catch (JacksonException e) {
             throw new MalformedJsonException("the body is not valid JSON");
         }
