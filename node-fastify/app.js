@@ -51,7 +51,11 @@ export function buildApp(options = {}) {
     bodyLimit: BODY_LIMIT,
     // Node's http.Server settings (README, "Limits").
     http: { headersTimeout: 9_500, connectionsCheckingInterval: 500 },
-    requestTimeout: 30_000,
+    // The body's wait, Tomcat's 60 s. It runs from the accept (a later request: its first byte) to
+    // the body's last byte, waits for the one event loop included (Node reads no more of a body
+    // not yet consumed), so a shorter one cuts requests still queued behind a burst; oha waits
+    // 60 s for each in the resilience case.
+    requestTimeout: 60_000,
     routerOptions: {
       // The contract's longest request target: an id of any length is judged by the id check
       // (400), not turned away by the router (404). The default, 100, guards regular expressions

@@ -137,8 +137,10 @@ export function onClientError(err, socket) {
 // A request's headers have 10 s to arrive, whole (API.md, "Overload and slow clients"). Node
 // looks for connections past it once every connectionsCheckingInterval (30 s by default), so a
 // connection is closed between headersTimeout and headersTimeout + the interval after its request
-// began: 9 s and a check every second close it within the 10 s.
-const SERVER_OPTIONS = { headersTimeout: 9_000, connectionsCheckingInterval: 1_000 }
+// began: 9 s and a check every second close it within the 10 s. headersTimeout stops once the
+// headers are in; requestTimeout runs on to the body's last byte, so it is the body's wait: 60 s,
+// Tomcat's, where Node's default is 300 s (README.md, "Limits"; the same as node-fastify's).
+const SERVER_OPTIONS = { headersTimeout: 9_000, requestTimeout: 60_000, connectionsCheckingInterval: 1_000 }
 
 // Connections the kernel queues for the one event loop to accept. Node's default, 511, is
 // overrun by a burst while the loop parses bodies, and the kernel then drops the connections
