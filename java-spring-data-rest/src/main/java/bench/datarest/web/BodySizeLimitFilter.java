@@ -22,6 +22,7 @@ import org.springframework.stereotype.Component;
 import org.springframework.util.unit.DataSize;
 import org.springframework.web.filter.OncePerRequestFilter;
 import org.springframework.web.servlet.HandlerExceptionResolver;
+import org.springframework.web.util.DisconnectedClientHelper;
 
 /**
  * Request bodies of at most 1 MiB, the API dialect's limit (spec/hal.md), and of at most
@@ -90,7 +91,19 @@ class BodySizeLimitFilter extends OncePerRequestFilter {
 			chain.doFilter(request, response);
 			return;
 		}
-		byte[] body = request.getInputStream().readNBytes(MAX_BYTES + 1);
+		byte[] body;
+		try {
+			body = request.getInputStream().readNBytes(MAX_BYTES + 1);
+		}
+		catch (IOException ex) {
+			if (DisconnectedClientHelper.isClientDisconnectedException(ex)) {
+				// The client left while its chunked body was read (Tomcat's ClientAbortException), and
+				// Tomcat has answered it itself: not a fault here, which the servlet container would
+				// log as one, with its stack trace.
+				return;
+			}
+			throw ex;
+		}
 		if (body.length > MAX_BYTES) {
 			tooLarge(response);
 			return;

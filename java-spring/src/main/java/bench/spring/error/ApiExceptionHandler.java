@@ -24,10 +24,10 @@ import org.springframework.web.HttpMediaTypeNotSupportedException;
 import org.springframework.web.HttpRequestMethodNotSupportedException;
 import org.springframework.web.bind.annotation.ExceptionHandler;
 import org.springframework.web.bind.annotation.RestControllerAdvice;
-import org.springframework.web.context.request.async.AsyncRequestNotUsableException;
 import org.springframework.web.method.annotation.MethodArgumentTypeMismatchException;
 import org.springframework.web.servlet.NoHandlerFoundException;
 import org.springframework.web.servlet.resource.NoResourceFoundException;
+import org.springframework.web.util.DisconnectedClientHelper;
 
 /**
  * The one place where errors become problem JSON. Domain exceptions (the stock service's 502 and
@@ -148,9 +148,6 @@ class ApiExceptionHandler {
 
 	@ExceptionHandler
 	ResponseEntity<ProblemDetail> any(Exception ex, HttpServletRequest request) {
-		if (ex instanceof AsyncRequestNotUsableException) {
-			return null; // the client is gone: nothing to answer
-		}
 		if (ex instanceof HttpMediaTypeNotSupportedException) {
 			return unsupportedMediaType();
 		}
@@ -166,6 +163,15 @@ class ApiExceptionHandler {
 		if (DatabaseErrors.isUnavailable(ex)) {
 			log.warn("database unavailable on {} {}: {}", request.getMethod(), request.getRequestURI(), rootCause(ex));
 			return Problems.of(HttpStatus.SERVICE_UNAVAILABLE, "the database is unavailable, try again shortly");
+		}
+		if (DisconnectedClientHelper.isClientDisconnectedException(ex)) {
+			// The client left while its answer was written: Tomcat's ClientAbortException, however
+			// Spring and Jackson wrap it (AsyncRequestNotUsableException, HttpMessageNotWritableException).
+			// Its doing, not a fault here, and no one is left to answer. After the database's check:
+			// the driver's EOFException of a lost connection is an outage, not a client.
+			log.info("answer to {} {} not written, the client's connection ended: {}", request.getMethod(),
+					request.getRequestURI(), rootCause(ex));
+			return null;
 		}
 		log.error("unexpected error on {} {}", request.getMethod(), request.getRequestURI(), ex);
 		return Problems.of(HttpStatus.INTERNAL_SERVER_ERROR, "an unexpected error occurred");
