@@ -2,11 +2,12 @@
 
 import os
 import subprocess
+import threading
 from pathlib import Path
 
 import pytest
 
-from bench import paths, tools
+from bench import paths, procs, tools
 from bench.docker import session
 from bench.judgement.bounds import cpu_set
 from bench.measure.plan.plan import default_split
@@ -42,7 +43,8 @@ def test_what_it_builds_runs_at_the_lowest_priority_on_the_load_generators_cpus_
     monkeypatch.setattr(
         tools, "ensure", lambda tool, on_progress=None: seen.append((niceness_of_a_child(), cpus_of_a_child()))
     )
-    Prefetch(smoke=True, docker_stacks=[]).start().wait("the test")
+    # Joined rather than waited for: wait() gives what is left of the builds the whole machine.
+    Prefetch(smoke=True, docker_stacks=[]).start()._thread.join()
     loadgen = cpu_set(default_split(os.cpu_count() or 1).loadgen)
     assert seen == [(prefetch.NICENESS, loadgen)] * len(tools.TOOLS)
     assert (niceness_of_a_child(), cpus_of_a_child()) == callers
@@ -90,3 +92,30 @@ def test_without_a_cgroup_v1_cpu_controller_nothing_is_written(tmp_path):
     with prefetch._containers_at_the_lowest_weight(print, group):
         pass
     assert not group.parent.exists()
+
+
+def test_once_waited_for_the_builds_ahead_get_every_cpu_and_a_normal_priority(tmp_path):
+    if (os.cpu_count() or 1) < 2:
+        pytest.skip("one CPU: the builds ahead were never confined")
+    confined = prefetch.builds_cpus()
+    started: list[subprocess.Popen[bytes]] = []
+
+    def build_ahead() -> None:
+        thread = threading.get_native_id()
+        os.setpriority(os.PRIO_PROCESS, thread, prefetch.NICENESS)
+        os.sched_setaffinity(thread, confined)
+        started.append(procs.spawn("sleep 30", cwd=tmp_path, env=dict(os.environ), log=tmp_path / "log"))
+
+    builder = threading.Thread(target=build_ahead)
+    builder.start()
+    builder.join()
+    child = started[0]
+    try:
+        assert os.sched_getaffinity(child.pid) == confined
+        assert prefetch.unconfine(os.getpid(), confined) >= 1
+        assert os.sched_getaffinity(child.pid) == set(range(os.cpu_count() or 1))
+        assert os.getpriority(os.PRIO_PROCESS, child.pid) == 0
+        autogroup = Path(f"/proc/{child.pid}/autogroup")
+        assert not autogroup.exists() or autogroup.read_text().split()[-1] == "0"
+    finally:
+        procs.stop(child, grace_s=1)
