@@ -62,9 +62,7 @@ class Prefetch:
             with console.status(f"waiting for the builds ahead to finish before {why} (.bench/logs/{LOG})"):
                 # The thread that starts the rest first, so that what it starts next runs unconfined.
                 if (builder := self._thread.native_id) is not None:
-                    with contextlib.suppress(OSError):
-                        os.sched_setaffinity(builder, set(range(os.cpu_count() or 1)))
-                        os.setpriority(os.PRIO_PROCESS, builder, 0)
+                    _unconfine_thread(builder)
                 unconfine(os.getpid(), builds_cpus())
                 self._thread.join()
 
@@ -138,8 +136,7 @@ def unconfine(root: int, confined: set[int]) -> int:
     normal priority, its session too: once no row runs, the builds ahead (dockerd, containerd,
     each build's container) no longer keep off the cores the rows needed. Returns how many.
     Docker's container group gets its default weight back as well."""
-    everything = set(range(os.cpu_count() or 1))
-    if confined == everything:
+    if confined == _every_cpu():
         return 0
     children: dict[int, list[int]] = {}
     for stat in Path("/proc").glob("[0-9]*/stat"):
@@ -154,15 +151,27 @@ def unconfine(root: int, confined: set[int]) -> int:
         for task in Path(f"/proc/{pid}/task").glob("*"):
             with contextlib.suppress(OSError, ValueError):
                 tid = int(task.name)
-                if os.sched_getaffinity(tid) == confined:
-                    os.sched_setaffinity(tid, everything)
-                    os.setpriority(os.PRIO_PROCESS, tid, 0)
+                if os.sched_getaffinity(tid) == confined and _unconfine_thread(tid):
                     widened += 1
         with contextlib.suppress(OSError):
             Path(f"/proc/{pid}/autogroup").write_text("0")
     with contextlib.suppress(OSError):
         (DOCKER_CPU_GROUP / "cpu.shares").write_text(DEFAULT_CPU_SHARES)
     return widened
+
+
+def _every_cpu() -> set[int]:
+    return set(range(os.cpu_count() or 1))
+
+
+def _unconfine_thread(tid: int) -> bool:
+    """Thread `tid` on every CPU at a normal priority; False when it is gone or may not be moved."""
+    try:
+        os.sched_setaffinity(tid, _every_cpu())
+        os.setpriority(os.PRIO_PROCESS, tid, 0)
+    except OSError:
+        return False
+    return True
 
 
 def builds_cpus() -> set[int]:

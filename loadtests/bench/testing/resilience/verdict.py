@@ -57,7 +57,7 @@ ORDINARY_LIMIT_S = 2.0
 # ("\tat pkg.Class.method(File.java:12)", "    at handler (/app/src/x.js:3:9)"), a JVM's cause, a
 # Python traceback, a Go panic's goroutine, a Rust backtrace. Nothing in the case is a fault of
 # the server's (clients that leave, bodies refused, slow heads): a stack trace in its log says
-# one was reported as one, and buries the faults that are (spec/README.md, "The server's log").
+# one was reported as one, and buries the faults that are (spec/README.md, "The resilience case of `./bench test`").
 STACK_TRACE = re.compile(
     r"^(?:\s+at \S.*\)$|Caused by: |Traceback \(most recent call last\):|goroutine \d+ \[|stack backtrace:)",
     re.MULTILINE,
