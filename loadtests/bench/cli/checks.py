@@ -51,8 +51,9 @@ def test(impls: tuple[str, ...], smoke: bool, docker: bool, changed: str | None)
     results page's script, the k6 scripts), actionlint the GitHub workflows, and kustomize with
     kubeconform the manifests of deploy/k8s/. While the stacks' rows run, oha (at the runner's
     priority: the first resilience case needs it), k6 and the Docker images (at the lowest) are
-    built ahead on CPU 1 (.bench/logs/prefetch.log), and the smoke benchmark waits for them. Prints a pass/fail table and the time each phase took; exits 1 on
-    any failure. Logs are in .bench/logs/.
+    built ahead on CPU 1 (.bench/logs/prefetch.log), and the smoke benchmark waits for them.
+    Prints a pass/fail table and the time each phase took; exits 1 on any failure. Logs are in
+    .bench/logs/.
 
     With --changed BASE, the stacks are those that the changes since BASE touch, committed or not
     (from where HEAD left BASE): a stack's directory, its compose.yaml service and its manifests
