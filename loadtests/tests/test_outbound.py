@@ -272,3 +272,37 @@ def test_an_upstream_without_a_port_passes_over_one_taken_after_it_looked_free(m
         with upstream.running(delay_ms="0") as stock:
             assert stock.port > taken and checks[0] == taken
             assert httpx.get(f"{stock.url}/health", timeout=5).status_code == 200
+
+
+# --------------------------------------------------------------------------- the database ceiling's client
+
+
+def test_the_database_ceilings_client_runs_on_the_apps_cpus_and_is_judged_there(tmp_path, monkeypatch):
+    monkeypatch.setattr(cgroups.Group, "release", release_like_the_kernel)
+    root = fake_cgroup_v1(tmp_path / "cgroup")
+    roles = Roles(TWO_CORES, CAPS, [], root=root)
+    group = root / "cpuacct" / roles.cg.parent
+    for role in ("app", "loadgen", "postgres"):
+        (group / role / "cpuacct.usage").write_text("0")
+    (root / "memory" / roles.cg.parent / "app" / "memory.oom_control").write_text("oom_kill 0\n")
+    loadgen_cpus = root / "cpuset" / roles.cg.parent / "loadgen" / "cpuset.cpus"
+
+    with roles.client_on_app_cpus() as split:
+        assert split == CpuSplit(app="0", postgres="1", loadgen="0") and roles.split == split
+        assert loadgen_cpus.read_text() == "0"
+        with StageMeter(roles, None) as meter:
+            # pgbench and PostgreSQL each busy far beyond the stage's wall time: both bound it.
+            for role in ("loadgen", "postgres"):
+                (group / role / "cpuacct.usage").write_text(str(60 * 10**9))
+        cpu = meter.stage(FIGURES).cpu
+    assert cpu is not None and cpu.shared_cpu_share is None, "PostgreSQL shares its CPUs with no client"
+    assert cpu.bound_by == ["postgres", "loadgen"] and limited_by_loadgen(cpu)
+    assert roles.split == TWO_CORES and loadgen_cpus.read_text() == "1"
+    roles.close()
+
+
+def test_without_cgroups_the_database_ceilings_client_is_pinned_to_the_apps_cpus(tmp_path):
+    roles = Roles(CpuSplit(app="0", postgres="1", loadgen="2-3"), CAPS, [], root=tmp_path / "no-cgroups")
+    with roles.client_on_app_cpus():
+        assert roles.wrap("loadgen", "exec pgbench") == 'exec taskset -c 0 bash -c "exec pgbench"'
+    assert roles.wrap("loadgen", "exec pgbench") == 'exec taskset -c 2-3 bash -c "exec pgbench"'

@@ -65,8 +65,13 @@ def _machines(records: list[RawResult]) -> tuple[str, str]:
     return row(0), row(1)
 
 
+def _client_on_app_cpus(record: RawResult) -> bool:
+    return record.kind == "ceiling" and record.cpu_split.loadgen == record.cpu_split.app != record.cpu_split.postgres
+
+
 def environment_table(records: list[RawResult], runs: int, commit: str) -> list[str]:
-    record = records[0]
+    # A stack's record: the database ceiling's says its client ran on the app's CPUs (below).
+    record = next((r for r in records if r.kind != "ceiling"), records[0])
     versions, caps, split = record.versions, record.caps, record.cpu_split
     machine_row, system_row = _machines(records)
     rows = [
@@ -93,6 +98,10 @@ def environment_table(records: list[RawResult], runs: int, commit: str) -> list[
             f"cpuset {split.loadgen}; {versions.k6 or '–'}; {versions.oha or '–'}"
             + (f"; {versions.vegeta}" if versions.vegeta else ""),
         ),
+        *[
+            ("database ceiling's client", f"pgbench on cpuset {client}, the app's")
+            for client in sorted({r.cpu_split.loadgen for r in records if _client_on_app_cpus(r)})
+        ],
         ("cgroups", record.cgroups or "none (caps not applied)"),
         ("git commit", commit),
     ]

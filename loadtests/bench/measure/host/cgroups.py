@@ -77,6 +77,11 @@ class Group:
             if mem_bytes:
                 self._file("memory", "memory.limit_in_bytes").write_text(str(mem_bytes))
 
+    def set_cpus(self, cpus: str) -> None:
+        """Moves the group, and what runs in it, onto `cpus`."""
+        self.cpus = cpus
+        self._file("" if self.version == "v2" else "cpuset", "cpuset.cpus").write_text(cpus)
+
     def add(self, pid: int) -> None:
         for procs in self.procs_files():
             procs.write_text(str(pid))

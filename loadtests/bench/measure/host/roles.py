@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Literal
 
@@ -55,6 +56,24 @@ class Roles:
         if group is not None:
             return group.shell_prefix() + command
         return f"exec taskset -c {self.cpus(role)} bash -c {json.dumps(command)}"
+
+    @contextlib.contextmanager
+    def client_on_app_cpus(self) -> Iterator[CpuSplit]:
+        """The load generator on the app's CPUs, for the database ceiling: its client (pgbench)
+        takes the place of a stack's app, and PostgreSQL keeps its CPUs to itself, as a stack's
+        load generator on them leaves it no more. Yields the split the ceiling is measured with
+        (its readings and bounds are judged against it), and puts the load generator back after."""
+        split = self.split
+        moved = split.model_copy(update={"loadgen": split.app})
+        if self.loadgen is not None:
+            self.loadgen.set_cpus(moved.loadgen)
+        self.split = moved
+        try:
+            yield moved
+        finally:
+            self.split = split
+            if self.loadgen is not None:
+                self.loadgen.set_cpus(split.loadgen)
 
     def app_cap_mib(self) -> int:
         return (self.caps.app.mem_bytes or 0) >> 20 if self.caps is not None else 0

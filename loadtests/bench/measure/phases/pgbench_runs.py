@@ -1,7 +1,7 @@
 """The database ceiling: each scenario's SQL replayed by pgbench (bench.measure.load.pgbench) through
-as many connections as a stack's pool, measured like a stack: the fixed-rate ladder at the
-scenario's rates (pgbench -R, latency from each transaction's scheduled start) and the
-closed-model stages."""
+as many connections as a stack's pool, from the app's CPUs (bench.measure.run.ceiling_run moves the
+load generator there), measured like a stack: the fixed-rate ladder at the scenario's rates
+(pgbench -R, latency from each transaction's scheduled start) and the closed-model stages."""
 
 from __future__ import annotations
 

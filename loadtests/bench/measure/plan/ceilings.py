@@ -1,8 +1,8 @@
-"""The ceilings a plan measures beside the stacks, one per scenario: pgbench replaying the
-scenario's SQL (database), nginx answering `return 302` on the app's CPU set (HTTP), and for the
-outbound scenario nginx passing GET /items/{id}/stock on to the stock upstream (proxy). A stack's
-efficiency is its throughput divided by the ceiling of the same scenario and stage; they are
-measured by bench.measure.run.ceiling_run."""
+"""The ceilings a plan measures beside the stacks, one per scenario: pgbench replaying the scenario's
+SQL from the app's CPU set, PostgreSQL's CPUs left to it (database), nginx answering `return 302`
+on the app's CPU set (HTTP), and for the outbound scenario nginx passing GET /items/{id}/stock on
+to the stock upstream (proxy). A stack's efficiency is its throughput divided by the ceiling of the
+same scenario and stage; they are measured by bench.measure.run.ceiling_run."""
 
 from __future__ import annotations
 

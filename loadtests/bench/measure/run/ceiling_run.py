@@ -16,7 +16,7 @@ from bench.measure.phases.pgbench_runs import database_ceiling_ladder, database_
 from bench.measure.phases.probes import Statements
 from bench.measure.plan.ceilings import CEILING_DB, CEILING_PROXY, ceiling_of
 from bench.measure.run import nginx
-from bench.records import RawResult
+from bench.records import CpuSplit, RawResult
 from bench.records.steps import Ladder, Stage
 from bench.scenarios import Scenario
 
@@ -29,14 +29,17 @@ def run_ceiling(ctx: Context, scenario: Scenario, run_number: int) -> RawResult:
     idle_memory = None
     ceiling = ceiling_of(scenario)
     server = None
+    measured_on: CpuSplit | None = None
     ladder: Ladder | None = None
     stages: list[Stage] = []
     try:
         if ceiling is CEILING_DB:
-            if ctx.plan.open_model:
-                ladder = database_ceiling_ladder(ctx, scenario, label=label, statements=statements)
-            else:
-                stages = database_ceiling_stages(ctx, scenario, label=label, statements=statements)
+            with ctx.roles.client_on_app_cpus() as split:
+                measured_on = split
+                if ctx.plan.open_model:
+                    ladder = database_ceiling_ladder(ctx, scenario, label=label, statements=statements)
+                else:
+                    stages = database_ceiling_stages(ctx, scenario, label=label, statements=statements)
         elif ceiling is CEILING_PROXY:
             with upstream_for(ctx, scenario, f"ceiling-{scenario.name}") as stock:
                 assert stock is not None  # a proxy ceiling's scenario calls the upstream
@@ -89,5 +92,7 @@ def run_ceiling(ctx: Context, scenario: Scenario, run_number: int) -> RawResult:
             "lost_writes": None,
             "sql_per_request_by_endpoint": {},
             **({"ladder": ladder} if ladder is not None else {}),
+            # The database ceiling's client ran on the app's CPUs: the record says so.
+            **({"cpu_split": measured_on.model_dump()} if measured_on is not None else {}),
         }
     )
