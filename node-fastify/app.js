@@ -1,10 +1,11 @@
 // The Fastify instance: its options (limits, validation, logging), the JSON parser, the error
-// handlers and the routes. buildApp() is what server.js listens with and what the tests inject
-// requests into, as Fastify's testing guide lays an application out.
+// handlers, the plugins that hold the settings, the database pool and the stock client, and the
+// routes. buildApp() is what server.js listens with and what the tests inject requests into, as
+// Fastify's testing guide lays an application out.
 import Fastify, { LogController } from 'fastify'
 import ajvErrors from 'ajv-errors'
-import { config } from './config.js'
-import { close as closeDatabase } from './db/index.js'
+import configuration, { logRequests } from './config.js'
+import database from './db/index.js'
 import { contractKeywords } from './lib/ajv.js'
 import { onClientError } from './lib/connections.js'
 import { exactJsonParser } from './lib/json.js'
@@ -16,7 +17,7 @@ import categoryRoutes from './routes/categories.js'
 import healthRoutes from './routes/health.js'
 import itemRoutes from './routes/items.js'
 import stockRoutes from './routes/stock.js'
-import { close as closeStock } from './stock/index.js'
+import stockClient from './stock/index.js'
 
 // spec/API.md: a body of up to 1 MiB.
 export const BODY_LIMIT = 1024 * 1024
@@ -43,11 +44,14 @@ class RequestLines extends LogController {
   }
 }
 
-// `options` are Fastify's, over these (the tests give the logger a stream of their own).
-export function buildApp(options = {}) {
+// `env` holds the settings, as process.env does (server.js passes process.env, the tests their
+// own); they are checked when the app starts, and a bad one rejects ready() and listen() with a
+// ConfigError. The other options are Fastify's, over these (the tests give the logger a stream of
+// their own).
+export function buildApp({ env = {}, ...options } = {}) {
   const app = Fastify({
     logger: LOGGER,
-    logController: config.logRequests ? new RequestLines() : new LogController({ disableRequestLogging: true }),
+    logController: logRequests(env) ? new RequestLines() : new LogController({ disableRequestLogging: true }),
     bodyLimit: BODY_LIMIT,
     // Node's http.Server settings (README, "Limits").
     http: { headersTimeout: 9_500, connectionsCheckingInterval: 500 },
@@ -89,6 +93,13 @@ export function buildApp(options = {}) {
   app.setErrorHandler(problemHandler)
   app.setNotFoundHandler(notFoundHandler)
 
+  // The settings first: the pool and the client take their options from them as they load (a
+  // function given as options runs then, with the decorators of the plugins before it). Each
+  // closes what it made in its own onClose hook.
+  app.register(configuration, { env })
+  app.register(database, ({ config }) => ({ connectionString: config.databaseUrl, max: config.poolSize }))
+  app.register(stockClient, ({ config }) => ({ origin: config.stockUrl }))
+
   const served = servedMethods(app)
   app.register(categoryRoutes)
   app.register(itemRoutes)
@@ -96,9 +107,5 @@ export function buildApp(options = {}) {
   app.register(avatarRoutes)
   app.register(healthRoutes)
   app.register(methodNotAllowedRoutes(served))
-
-  app.addHook('onClose', async () => {
-    await Promise.all([closeDatabase(), closeStock()])
-  })
   return app
 }

@@ -27,16 +27,20 @@ pool.on('error', (err) => {
 })
 
 // SQLSTATE classes 08 (connection exception), 53 (insufficient resources) and 57P (operator
-// intervention: shutdown, crash recovery, start-up), plus the socket and pool errors that have
-// no SQLSTATE at all. Not the rest of class 57: 57014 query_canceled is no outage.
+// intervention: shutdown, crash recovery, start-up), plus the failures that have no SQLSTATE at
+// all: the socket's, and pg's own for a connection lost or closed under a query, a pool that had
+// none free within connectionTimeoutMillis, and a pool already ended (a request that races the
+// shutdown). Not the rest of class 57: 57014 query_canceled is no outage. node-fastify
+// recognises the same list, and both stacks' errors tests hold the same table of pg's messages.
 const UNAVAILABLE_SQLSTATE = /^(08|53|57P)/
 const SOCKET_ERRORS = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN'])
-const POOL_MESSAGES = /^(Connection terminated|timeout exceeded when trying to connect|Client was closed|Cannot use a pool after calling end)/
+const POOL_MESSAGES =
+  /^(Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Client was closed|Cannot use a pool after calling end)/
 
 // The one place that decides whether a database error means "unavailable" (503) rather than a
 // bug (500).
 export function isUnavailable(err) {
-  return UNAVAILABLE_SQLSTATE.test(err.code ?? '') || SOCKET_ERRORS.has(err.code) || POOL_MESSAGES.test(err.message)
+  return UNAVAILABLE_SQLSTATE.test(err.code ?? '') || SOCKET_ERRORS.has(err.code) || POOL_MESSAGES.test(err.message ?? '')
 }
 
 // `statement` is { name, text, values }: named statements are prepared once per connection.

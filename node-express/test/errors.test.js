@@ -60,6 +60,26 @@ describe('what means "unavailable"', () => {
       assert.equal(isUnavailable(err), unavailable)
     })
   }
+
+  // pg's and pg-pool's own errors carry no code, only these messages. node-fastify's
+  // test/errors.test.js holds the same table: two stacks on one driver answer a failing pool alike.
+  const poolMessages = [
+    ['Connection terminated unexpectedly', true],
+    ['Connection terminated', true],
+    ['Connection terminated due to connection timeout', true],
+    ['timeout exceeded when trying to connect', true],
+    ['Client has encountered a connection error and is not queryable', true],
+    ['Client was closed and is not queryable', true],
+    ['Cannot use a pool after calling end on the pool', true],
+    ['Client has already been connected. You cannot reuse a client.', false],
+    ['Release called on client which has already been released to the pool.', false],
+    ['Query values must be an array', false],
+  ]
+  for (const [message, unavailable] of poolMessages) {
+    it(`pg's "${message}": ${unavailable ? '503' : 'not unavailable'}`, () => {
+      assert.equal(isUnavailable(new Error(message)), unavailable)
+    })
+  }
 })
 
 describe('the error map', () => {

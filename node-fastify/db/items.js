@@ -1,7 +1,8 @@
 // SQL for items, always read with their category in the same statement (a join), so a page of
-// items costs two statements however many items it holds: the count and the page.
+// items costs two statements however many items it holds: the count and the page. Each function
+// takes the instance's `db` (db/index.js) first, as db/categories.js's do.
 import { DuplicateKeyError, UnknownCategoryError } from './errors.js'
-import { FOREIGN_KEY_VIOLATION, UNIQUE_VIOLATION, query } from './index.js'
+import { FOREIGN_KEY_VIOLATION, UNIQUE_VIOLATION } from './index.js'
 
 const SELECT_JOINED = `SELECT i.id, i.sku, i.name, i.price, i.stock, i.description, i.category_id, i.updated_at,
        c.code AS category_code, c.name AS category_name`
@@ -32,19 +33,20 @@ function writeError(err, { sku, categoryId }) {
   return err
 }
 
-async function page(countStatement, pageStatement, { offset, size }) {
-  const { rows } = await query(countStatement)
+async function page(db, countStatement, pageStatement, { offset, size }) {
+  const { rows } = await db.query(countStatement)
   const { total, found = true } = rows[0]
   if (!found) return null
   if (offset >= BigInt(total)) return { content: [], total }
-  const result = await query({ ...pageStatement, values: [...pageStatement.values, size, offset.toString()] })
+  const result = await db.query({ ...pageStatement, values: [...pageStatement.values, size, offset.toString()] })
   return { content: result.rows.map(toItem), total }
 }
 
 const FROM_JOINED = 'FROM item i JOIN category c ON c.id = i.category_id'
 
-export function findPage(paging) {
+export function findPage(db, paging) {
   return page(
+    db,
     { name: 'item-count', text: 'SELECT count(*) AS total FROM item' },
     { name: 'item-page', text: `${SELECT_JOINED} ${FROM_JOINED} ORDER BY i.id LIMIT $1 OFFSET $2`, values: [] },
     paging,
@@ -57,8 +59,9 @@ const PAGE_IN_CATEGORY = {
 }
 
 // An unknown category is an empty page here (GET /items?categoryId=).
-export function findPageInCategory(categoryId, paging) {
+export function findPageInCategory(db, categoryId, paging) {
   return page(
+    db,
     { name: 'item-count-in-category', text: 'SELECT count(*) AS total FROM item WHERE category_id = $1', values: [categoryId] },
     { ...PAGE_IN_CATEGORY, values: [categoryId] },
     paging,
@@ -66,8 +69,9 @@ export function findPageInCategory(categoryId, paging) {
 }
 
 // null when the category does not exist (GET /categories/{id}/items): the count query tells.
-export function findPageOfCategory(categoryId, paging) {
+export function findPageOfCategory(db, categoryId, paging) {
   return page(
+    db,
     {
       name: 'item-count-of-category',
       text: `SELECT (SELECT count(*) FROM item WHERE category_id = $1) AS total,
@@ -79,8 +83,8 @@ export function findPageOfCategory(categoryId, paging) {
   )
 }
 
-export async function findById(id) {
-  const { rows } = await query({
+export async function findById(db, id) {
+  const { rows } = await db.query({
     name: 'item-by-id',
     text: `${SELECT_JOINED} ${FROM_JOINED} WHERE i.id = $1`,
     values: [id],
@@ -89,9 +93,9 @@ export async function findById(id) {
 }
 
 // The written row joined to its category in the same statement.
-export async function create(item) {
+export async function create(db, item) {
   try {
-    const { rows } = await query({
+    const { rows } = await db.query({
       name: 'item-insert',
       text: `WITH written AS (
                INSERT INTO item (sku, name, price, stock, description, category_id)
@@ -107,9 +111,9 @@ export async function create(item) {
 
 // null when no item has that id: the UPDATE then touches no row, so neither the sku nor the
 // category is checked, and an absent item answers before either.
-export async function replace(id, item) {
+export async function replace(db, id, item) {
   try {
-    const { rows } = await query({
+    const { rows } = await db.query({
       name: 'item-update',
       text: `WITH written AS (
                UPDATE item SET sku = $1, name = $2, price = $3, stock = $4, description = $5, category_id = $6,
@@ -125,7 +129,7 @@ export async function replace(id, item) {
 }
 
 // false when no item has that id.
-export async function remove(id) {
-  const { rowCount } = await query({ name: 'item-delete', text: 'DELETE FROM item WHERE id = $1', values: [id] })
+export async function remove(db, id) {
+  const { rowCount } = await db.query({ name: 'item-delete', text: 'DELETE FROM item WHERE id = $1', values: [id] })
   return rowCount > 0
 }

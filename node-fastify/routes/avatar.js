@@ -1,7 +1,7 @@
-// GET /avatar: a 302 to one of AVATAR_COUNT pictures, drawn anew for every request.
-import { config } from '../config.js'
-
+// GET /avatar: a 302 to one of AVATAR_COUNT pictures, drawn anew for every request, from the
+// settings (`fastify.config`).
 export default async function avatarRoutes(fastify) {
+  const { config } = fastify
   fastify.get('/avatar', async (request, reply) => {
     const n = 1 + Math.floor(Math.random() * config.avatarCount)
     // 302 said outright: the contract's status, whatever a framework's default.

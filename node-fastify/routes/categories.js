@@ -14,16 +14,17 @@ function notFound(id) {
 }
 
 export default async function categoryRoutes(fastify) {
+  const { db } = fastify
   fastify.get('/categories', { schema: { querystring: schemas.pagingQuery, response: { 200: categoryPage } } }, async (request) => {
     const paging = pagingOf(request.query)
-    return pageOf(await categories.findPage(paging), paging)
+    return pageOf(await categories.findPage(db, paging), paging)
   })
 
   fastify.post(
     '/categories',
     { ...writeHooks, schema: { body: schemas.categoryBody, response: { 201: schemas.category } } },
     async (request, reply) => {
-      const created = await categories.create(request.body)
+      const created = await categories.create(db, request.body)
       return reply.code(201).header('location', `/categories/${created.id}`).send(created)
     },
   )
@@ -32,21 +33,21 @@ export default async function categoryRoutes(fastify) {
 
   fastify.get(`/categories/${schemas.ID_PARAM}`, { schema: byId }, async (request) => {
     const id = BigInt(request.params.id)
-    const found = await categories.findById(id)
+    const found = await categories.findById(db, id)
     if (!found) throw notFound(id)
     return found
   })
 
   fastify.put(`/categories/${schemas.ID_PARAM}`, { ...writeHooks, schema: { ...byId, body: schemas.categoryBody } }, async (request) => {
     const id = BigInt(request.params.id)
-    const replaced = await categories.replace(id, request.body)
+    const replaced = await categories.replace(db, id, request.body)
     if (!replaced) throw notFound(id)
     return replaced
   })
 
   fastify.delete(`/categories/${schemas.ID_PARAM}`, { schema: { params: schemas.idParams } }, async (request, reply) => {
     const id = BigInt(request.params.id)
-    if (!(await categories.remove(id))) throw notFound(id)
+    if (!(await categories.remove(db, id))) throw notFound(id)
     return reply.code(204).send()
   })
 
@@ -56,7 +57,7 @@ export default async function categoryRoutes(fastify) {
     async (request) => {
       const id = BigInt(request.params.id)
       const paging = pagingOf(request.query)
-      const found = await items.findPageOfCategory(id, paging)
+      const found = await items.findPageOfCategory(db, id, paging)
       if (!found) throw notFound(id)
       return pageOf(found, paging)
     },

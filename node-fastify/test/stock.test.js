@@ -1,9 +1,11 @@
 // GET /items/{id}/stock against a fake stock upstream (node:http on a free port), one scripted
-// answer per item id. No database is needed: the route reads none.
+// answer per item id, named to the app by its STOCK_URL. No database is needed: the route reads
+// none.
 import assert from 'node:assert/strict'
 import { once } from 'node:events'
 import { createServer } from 'node:http'
-import { after, before, test } from 'node:test'
+import { after, test } from 'node:test'
+import { build } from './helper.js'
 
 const asked = []
 const answers = {
@@ -24,27 +26,26 @@ const upstream = createServer((req, res) => {
 })
 upstream.listen(0, '127.0.0.1')
 await once(upstream, 'listening')
-process.env.STOCK_URL = `http://127.0.0.1:${upstream.address().port}/`
-process.env.DATABASE_URL ??= 'postgres://bench:bench@127.0.0.1:5432/bench'
-const { buildApp } = await import('../app.js')
+const STOCK_URL = `http://127.0.0.1:${upstream.address().port}/`
 
-let app
-before(async () => {
-  app = buildApp({ logger: false })
-  await app.ready()
-})
-after(async () => {
-  await app.close()
+after(() => {
   upstream.closeAllConnections()
   upstream.close()
 })
 
-async function stock(id) {
-  asked.length = 0
-  return app.inject({ method: 'GET', url: `/items/${id}/stock` })
+// An app for test `t`, started, whose stock client asks the fake upstream; stock(id) asks it for
+// one item.
+async function stockOf(t) {
+  const app = build(t, { env: { STOCK_URL } })
+  await app.ready()
+  return (id) => {
+    asked.length = 0
+    return app.inject({ method: 'GET', url: `/items/${id}/stock` })
+  }
 }
 
-test('the quantity, for the id asked, whatever the upstream says its id is', async () => {
+test('the quantity, for the id asked, whatever the upstream says its id is', async (t) => {
+  const stock = await stockOf(t)
   const response = await stock('5')
   assert.equal(response.statusCode, 200)
   assert.match(response.headers['content-type'], /^application\/json/)
@@ -52,7 +53,8 @@ test('the quantity, for the id asked, whatever the upstream says its id is', asy
   assert.deepEqual(asked, [{ url: '/stock/5', accept: 'application/json' }])
 })
 
-test('the id goes out in canonical decimal', async () => {
+test('the id goes out in canonical decimal', async (t) => {
+  const stock = await stockOf(t)
   for (const written of ['+5', '%2B5', '005']) {
     assert.equal((await stock(written)).statusCode, 200)
     assert.deepEqual(asked.map((a) => a.url), ['/stock/5'])
@@ -61,16 +63,19 @@ test('the id goes out in canonical decimal', async () => {
   assert.deepEqual(negative.json(), { itemId: -3, quantity: 2147483647 })
 })
 
-test('an id that is not an integer is a 400, and the upstream is not asked', async () => {
+test('an id that is not an integer is a 400, and the upstream is not asked', async (t) => {
+  const stock = await stockOf(t)
   assert.equal((await stock('abc')).statusCode, 400)
   assert.deepEqual(asked, [])
 })
 
-test('no stock record is a 404', async () => {
+test('no stock record is a 404', async (t) => {
+  const stock = await stockOf(t)
   assert.equal((await stock('6')).statusCode, 404)
 })
 
-test('any other answer is a 502, asked once, a redirect not followed', async () => {
+test('any other answer is a 502, asked once, a redirect not followed', async (t) => {
+  const stock = await stockOf(t)
   for (const id of ['7', '8', '9', '10', '12']) {
     const response = await stock(id)
     assert.equal(response.statusCode, 502, id)
@@ -79,7 +84,8 @@ test('any other answer is a 502, asked once, a redirect not followed', async () 
   }
 })
 
-test('no answer is a 504 after about a second', async () => {
+test('no answer is a 504 after about a second', async (t) => {
+  const stock = await stockOf(t)
   const started = performance.now()
   const response = await stock('11')
   const seconds = (performance.now() - started) / 1000

@@ -1,26 +1,12 @@
 // The contract's input rules, answered before any database work: routes and methods (404, 405),
 // path ids and query integers (400), Content-Type (415), size (413), JSON syntax (400) and the
-// field rules (422), in that order. Fastify's inject() runs each request through the whole app.
+// field rules (422), in that order. Fastify's inject() runs each request through the whole app;
+// each group of cases shares one app, built for the group's test and closed when it ends.
 import assert from 'node:assert/strict'
-import { after, before, describe, test } from 'node:test'
-
-process.env.DATABASE_URL ??= 'postgres://bench:bench@127.0.0.1:5432/bench'
-const { buildApp } = await import('../app.js')
-const { decimalsOf, isInt64, isInt64Text } = await import('../lib/ajv.js')
-const { exactNumber } = await import('../lib/json.js')
-
-const JSON_TYPE = { 'content-type': 'application/json' }
-let app
-
-before(async () => {
-  app = buildApp({ logger: false })
-  await app.ready()
-})
-after(() => app.close())
-
-function send(method, url, payload, headers = JSON_TYPE) {
-  return app.inject({ method, url, payload, headers })
-}
+import { describe, test } from 'node:test'
+import { decimalsOf, isInt64, isInt64Text } from '../lib/ajv.js'
+import { exactNumber } from '../lib/json.js'
+import { build, sender } from './helper.js'
 
 function problem(response, status) {
   assert.equal(response.statusCode, status, response.body)
@@ -68,9 +54,11 @@ describe('numbers by their exact value', () => {
   })
 })
 
-describe('routes and methods', () => {
+test('routes and methods', async (t) => {
+  const send = sender(build(t))
+
   for (const url of ['/', '/items/', '/ITEMS', '/categories/1/items/', '/items/1/category']) {
-    test(`${url} is a 404`, async () => problem(await send('GET', url), 404))
+    await t.test(`${url} is a 404`, async () => problem(await send('GET', url), 404))
   }
 
   for (const [method, url, allow] of [
@@ -80,7 +68,7 @@ describe('routes and methods', () => {
     ['PROPFIND', '/categories/1/items', ['GET']],
     ['POST', '/items/1/stock', ['GET']],
   ]) {
-    test(`${method} ${url} is a 405 listing ${allow}`, async () => {
+    await t.test(`${method} ${url} is a 405 listing ${allow}`, async () => {
       const response = await send(method, url, '{}')
       problem(response, 405)
       const listed = response.headers.allow.split(', ')
@@ -90,48 +78,52 @@ describe('routes and methods', () => {
   }
 })
 
-describe('path ids and query parameters', () => {
+test('path ids and query parameters', async (t) => {
+  const send = sender(build(t))
+
   for (const id of ['abc', '1.5', '%205', '1_0', '9223372036854775808', '%D9%A1']) {
-    test(`id ${id} is a 400`, async () => problem(await send('GET', `/items/${id}`), 400))
+    await t.test(`id ${id} is a 400`, async () => problem(await send('GET', `/items/${id}`), 400))
   }
 
-  test('a malformed id comes before the Content-Type and the body', async () => {
+  await t.test('a malformed id comes before the Content-Type and the body', async () => {
     problem(await send('PUT', '/items/abc', 'not json', { 'content-type': 'text/plain' }), 400)
   })
 
   for (const query of ['page=-1', 'page=', 'page=+5', 'size=0', 'size=101', 'size=1.0', 'categoryId=abc']) {
-    test(`?${query} is a 400`, async () => problem(await send('GET', `/items?${query}`), 400))
+    await t.test(`?${query} is a 400`, async () => problem(await send('GET', `/items?${query}`), 400))
   }
 
-  test('the detail names the parameter', async () => {
+  await t.test('the detail names the parameter', async () => {
     assert.equal(problem(await send('GET', '/items?size=0'), 400).detail, 'size must be an integer from 1 to 100')
   })
 })
 
-describe('bodies', () => {
-  test('a write without a JSON Content-Type is a 415, with a body or without', async () => {
+test('bodies', async (t) => {
+  const send = sender(build(t))
+
+  await t.test('a write without a JSON Content-Type is a 415, with a body or without', async () => {
     problem(await send('POST', '/categories', '{"code":"X","name":"y"}', {}), 415)
     problem(await send('POST', '/categories', '', {}), 415)
     problem(await send('PUT', '/categories/1', '{}', { 'content-type': 'text/plain' }), 415)
   })
 
-  test('the Content-Type comes before the size, the size before the syntax', async () => {
+  await t.test('the Content-Type comes before the size, the size before the syntax', async () => {
     const big = `{"name":"${'n'.repeat(1024 * 1024)}"}`
     problem(await send('POST', '/categories', big, { 'content-type': 'text/plain' }), 415)
     assert.equal(problem(await send('POST', '/categories', `${big}x`), 413).title, 'Content Too Large')
   })
 
   for (const raw of ['', '{', '{"code": "X",}', '{} x', '{"a": 1e2', Buffer.from('\xff\xfe{}', 'latin1')]) {
-    test(`${JSON.stringify(String(raw))} is a 400`, async () => problem(await send('POST', '/items', raw), 400))
+    await t.test(`${JSON.stringify(String(raw))} is a 400`, async () => problem(await send('POST', '/items', raw), 400))
   }
 
   for (const raw of ['null', '[]', '"x"', '42']) {
-    test(`${raw} is a 422 on the body`, async () => {
+    await t.test(`${raw} is a 422 on the body`, async () => {
       assert.deepEqual(problem(await send('POST', '/items', raw), 422).errors.map((e) => e.field), [''])
     })
   }
 
-  test('every invalid field is listed once', async () => {
+  await t.test('every invalid field is listed once', async () => {
     const body = '{"sku": " \\t", "price": 1.00000000000000001, "stock": "3", "description": 1, "categoryId": 1.5}'
     const { title, errors } = problem(await send('POST', '/items', body), 422)
     assert.equal(title, 'Unprocessable Content')
@@ -140,19 +132,19 @@ describe('bodies', () => {
   })
 
   for (const price of ['1.234', '-0.01', '100000000', '99999999.995', '1e400', '1e-400', '"9.99"', 'true', 'null']) {
-    test(`price ${price} is a 422 on price`, async () => {
+    await t.test(`price ${price} is a 422 on price`, async () => {
       const body = `{"sku": "S", "name": "n", "price": ${price}, "stock": 1, "categoryId": 1}`
       assert.deepEqual(problem(await send('POST', '/items', body), 422).errors.map((e) => e.field), ['price'])
     })
   }
 
-  test('lengths count code points, and U+0000 is refused', async () => {
+  await t.test('lengths count code points, and U+0000 is refused', async () => {
     const emoji = '😀'.repeat(32)
     const body = JSON.stringify({ code: emoji, name: `a\u0000b` })
     assert.deepEqual(problem(await send('POST', '/categories', body), 422).errors.map((e) => e.field), ['name'])
   })
 
-  test('an invalid body comes before an absent resource', async () => {
+  await t.test('an invalid body comes before an absent resource', async () => {
     problem(await send('PUT', '/items/999999999', '{"sku": "x"}'), 422)
   })
 })
