@@ -12,10 +12,10 @@ public class StartupLine {
     void started(@Observes StartupEvent event, Settings settings,
             @ConfigProperty(name = "quarkus.application.name") String stack,
             @ConfigProperty(name = "quarkus.application.version") String version,
-            @ConfigProperty(name = "bench.data-access") String dataAccess) {
+            @ConfigProperty(name = "quarkus.http.host") String host,
+            @ConfigProperty(name = "quarkus.http.port") int port) {
         System.out.printf("%s %s (Quarkus %s, %s, Java %s) listening on %s:%d, pool size %d%n", stack, version,
-                quarkusVersion(), dataAccess, Runtime.version(), settings.host(),
-                settings.port(), settings.poolSize());
+                quarkusVersion(), settings.dataAccess(), Runtime.version(), host, port, settings.poolSize());
     }
 
     private static String quarkusVersion() {

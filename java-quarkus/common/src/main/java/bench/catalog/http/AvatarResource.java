@@ -12,18 +12,18 @@ import java.util.concurrent.ThreadLocalRandom;
 @Path("/avatar")
 public class AvatarResource {
 
-    private final Settings settings;
+    private final Settings.Avatar avatars;
 
     public AvatarResource(Settings settings) {
-        this.settings = settings;
+        this.avatars = settings.avatar();
     }
 
     @GET
     @NonBlocking
     public Response avatar() {
-        int picture = ThreadLocalRandom.current().nextInt(1, settings.avatarCount() + 1);
+        int picture = ThreadLocalRandom.current().nextInt(1, avatars.count() + 1);
         return Response.status(Response.Status.FOUND)
-                .header(HttpHeaders.LOCATION, settings.avatarBaseUrl() + "/Renard-" + picture + ".png")
+                .header(HttpHeaders.LOCATION, avatars.baseUrl() + "/Renard-" + picture + ".png")
                 .build();
     }
 }

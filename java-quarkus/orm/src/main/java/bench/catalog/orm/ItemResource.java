@@ -3,13 +3,12 @@ package bench.catalog.orm;
 import bench.catalog.data.Item;
 import bench.catalog.data.Slice;
 import bench.catalog.http.ItemBody;
+import bench.catalog.http.ItemStockResource;
 import bench.catalog.http.ItemView;
 import bench.catalog.http.PageRequest;
 import bench.catalog.http.PageView;
-import bench.catalog.http.StockView;
 import bench.catalog.http.StrictIntegers;
 import bench.catalog.stock.StockService;
-import io.smallrye.mutiny.Uni;
 import jakarta.validation.Valid;
 import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.GET;
@@ -23,17 +22,19 @@ import jakarta.ws.rs.core.UriInfo;
 import java.net.URI;
 import org.jboss.resteasy.reactive.RestPath;
 
-/** {@code /items}: as CategoryResource, blocking methods on the worker pool. */
+/**
+ * {@code /items}: as CategoryResource, blocking methods on the worker pool; {@code /items/{id}/stock},
+ * a Uni, is ItemStockResource's.
+ */
 @Path("/items")
 @Produces(MediaType.APPLICATION_JSON)
-public class ItemResource {
+public class ItemResource extends ItemStockResource {
 
     private final ItemRepository items;
-    private final StockService stock;
 
     public ItemResource(ItemRepository items, StockService stock) {
+        super(stock);
         this.items = items;
-        this.stock = stock;
     }
 
     @GET
@@ -67,16 +68,5 @@ public class ItemResource {
     @Path("{id}")
     public void delete(@RestPath long id) {
         items.remove(id);
-    }
-
-    /**
-     * The stock upstream's answer for the item: a Uni in both applications, so Quarkus REST runs
-     * it on the event loop, and the wait for the upstream holds no thread (the outbound scenario
-     * keeps hundreds in flight).
-     */
-    @GET
-    @Path("{id}/stock")
-    public Uni<StockView> stock(@RestPath long id) {
-        return stock.stockOf(id);
     }
 }
