@@ -7,6 +7,7 @@ bench.testing.runner reads the runner's own tests' report with the same function
 
 from __future__ import annotations
 
+import secrets
 import sys
 import xml.etree.ElementTree as ET
 from collections.abc import Mapping
@@ -30,6 +31,10 @@ UPSTREAM_HOST_VARIABLE = "CONFORMANCE_UPSTREAM_HOST"
 # upstream's answer comes to. A run without them (`whole_suite=False`) keeps every case that
 # touches what the stack runs on: its database, its upstream, its memory and its CPU.
 CODE_ONLY_MARKER = "code_only"
+# spec/conformance/test_logs.py sends rows that PostgreSQL rejects (a taken code or sku, an
+# unknown category) with this marker in their values; the stack's log must not hold it afterwards
+# (spec/API.md: a stack never logs SQL parameters, nor PostgreSQL's DETAIL, which repeats a key).
+LOG_MARKER_VARIABLE = "CONFORMANCE_LOG_MARKER"
 DEFAULT_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
 SUITE_TIMEOUT_S = 900
 
@@ -123,3 +128,22 @@ def run_suite(
         f", {skipped} skipped" if skipped else ""
     )
     return SuiteRun(Step(ok, summary, log), passed, failed + (1 if code != 0 and failed == 0 else 0))
+
+
+def new_log_marker() -> str:
+    """A marker no stack's log holds by chance, short enough to be a category's code."""
+    return f"logmarker-{secrets.token_hex(6)}"
+
+
+def rows_kept_out_of(log: Path, marker: str) -> Step:
+    """The log step of a row: whether the stack's log holds `marker`, the values of the rows
+    the suite had PostgreSQL reject."""
+    try:
+        text = log.read_text(errors="replace")
+    except OSError as error:
+        return Step(False, f"the stack's log could not be read: {error.strerror}", log)
+    found = [number for number, line in enumerate(text.splitlines(), 1) if marker in line]
+    if not found:
+        return Step(True, "no row values", log)
+    lines = "line" if len(found) == 1 else f"{len(found)} lines, from line"
+    return Step(False, f"a rejected row's values in the log ({lines} {found[0]})", log)

@@ -121,3 +121,22 @@ def test_once_waited_for_the_builds_ahead_get_every_cpu_and_a_normal_priority(tm
         assert not autogroup.exists() or autogroup.read_text().split()[-1] == "0"
     finally:
         procs.stop(child, grace_s=1)
+
+
+def test_oha_is_ready_once_built_and_when_nothing_builds_it(monkeypatch, logs):
+    built = threading.Event()
+    release = threading.Event()
+
+    def ensure(tool, on_progress=None):
+        if tool is tools.OHA:
+            built.set()
+        release.wait(10)
+
+    monkeypatch.setattr(tools, "ensure", ensure)
+    assert Prefetch(smoke=False, docker_stacks=[]).start().oha_ready()
+    ahead = Prefetch(smoke=False, docker_stacks=[], oha=True).start()
+    assert built.wait(10)
+    assert not ahead.oha_ready(), "still building oha"
+    release.set()
+    ahead._thread.join(10)
+    assert ahead.oha_ready()

@@ -180,6 +180,52 @@ def test_the_conformance_step_runs_the_suite_in_the_dialect_of_the_stack(monkeyp
     assert step.ok and step.summary == "conformance: 12 passed, 0 failed"
 
 
+@pytest.mark.parametrize(
+    "what_the_stack_logs, ok",
+    [
+        ("ERROR duplicate key value violates unique constraint; DETAIL: Key (code)=({marker}) already exists", False),
+        ("INFO 409 Conflict: the code is taken", True),
+    ],
+)
+def test_the_log_step_fails_a_stack_that_logs_a_rejected_rows_values(monkeypatch, tmp_path, what_the_stack_logs, ok):
+    server_log = tmp_path / "tiny-conformance-server.log"
+    server_log.write_text("tiny 1.0 listening on 8080, pool 10\n")
+
+    class Running(_Running):
+        log = server_log
+
+    def suite(command, **kwargs):
+        # A fake stack that logs what PostgreSQL told it, with the values the suite sent.
+        marker = kwargs["env"][conformance.LOG_MARKER_VARIABLE]
+        with server_log.open("a") as log:
+            print(what_the_stack_logs.format(marker=marker), file=log)
+        return 0
+
+    class Cluster(_Cluster):
+        def start(self):
+            pass
+
+    monkeypatch.setattr(paths, "LOGS", tmp_path)
+    monkeypatch.setattr(stacks, "start", lambda stack, **kwargs: Running())
+    monkeypatch.setattr(procs, "run", suite)
+    monkeypatch.setattr(conformance, "junit_counts", lambda report: (12, 0, 0))
+    result = testing.StackResult("tiny")
+    pipeline.run_conformance(_stack(), Cluster(), result)
+    step = result.steps["log"]
+    assert step.ok is ok and result.ok is ok and step.log == server_log
+    assert step.summary == ("no row values" if ok else "a rejected row's values in the log (line 2)")
+
+
+def test_a_fresh_marker_for_every_run_that_fits_a_categorys_code():
+    markers = {conformance.new_log_marker() for _ in range(100)}
+    assert len(markers) == 100 and all(len(marker) <= 24 for marker in markers)
+
+
+def test_an_unreadable_log_fails_the_log_step(tmp_path):
+    step = conformance.rows_kept_out_of(tmp_path / "absent.log", "logmarker-1")
+    assert not step.ok and "could not be read" in step.summary
+
+
 @pytest.mark.parametrize("dialect, spec", [("api", "openapi.yaml"), ("hal", "hal-openapi.yaml")])
 def test_the_fuzz_step_generates_from_the_description_of_the_dialect(monkeypatch, dialect, spec):
     specs = []
@@ -253,3 +299,59 @@ def test_the_smoke_climbs_the_first_rungs_of_every_scenario() -> None:
         assert cut[name].rates == whole.rates[: smoke.SMOKE_RUNGS]
         # Everything but the rates is the scenario's own: the script, the objective, the warm rate.
         assert dataclasses.replace(cut[name], rates=whole.rates) == whole
+
+
+def test_a_resilience_case_waiting_for_oha_runs_after_the_next_rows_and_joins_its_own_row(monkeypatch):
+    order: list[str] = []
+    ready = iter([False, False, True, True])  # oha is built during the second row
+
+    def row(stack, cluster, resilience=None):
+        order.append(stack.name)
+        result = testing.StackResult(stack.name)
+        resilience(stack, cluster, result)
+        return result
+
+    def resilience(stack, cluster, result):
+        order.append(f"{stack.name} resilience")
+        result.steps["resilience"] = conformance.Step(True, "ok")
+
+    class Cluster(_Cluster):
+        def start(self):
+            pass
+
+    monkeypatch.setattr(pipeline, "run_stack_or_say_why", row)
+    monkeypatch.setattr(pipeline, "run_resilience", resilience)
+    stacks_ = [SimpleNamespace(name=name) for name in ("go-gin", "java-jersey", "rust-axum")]
+    results = pipeline.run_rows(stacks_, Cluster(), oha_ready=lambda: next(ready))  # type: ignore[arg-type]
+    assert order == [
+        "go-gin",
+        "java-jersey",
+        "go-gin resilience",
+        "java-jersey resilience",
+        "rust-axum",
+        "rust-axum resilience",
+    ]
+    assert [r.stack for r in results] == ["go-gin", "java-jersey", "rust-axum"]
+    assert all(r.steps["resilience"].ok for r in results)
+
+
+def test_what_still_waits_for_oha_after_the_last_row_runs_there(monkeypatch):
+    order: list[str] = []
+
+    def row(stack, cluster, resilience=None):
+        order.append(stack.name)
+        result = testing.StackResult(stack.name)
+        resilience(stack, cluster, result)
+        return result
+
+    class Cluster(_Cluster):
+        def start(self):
+            pass
+
+    monkeypatch.setattr(pipeline, "run_stack_or_say_why", row)
+    monkeypatch.setattr(
+        pipeline, "run_resilience", lambda stack, cluster, result: order.append(f"{stack.name} resilience")
+    )
+    stacks_ = [SimpleNamespace(name=name) for name in ("go-gin", "java-jersey")]
+    pipeline.run_rows(stacks_, Cluster(), oha_ready=lambda: False)  # type: ignore[arg-type]
+    assert order == ["go-gin", "java-jersey", "go-gin resilience", "java-jersey resilience"]

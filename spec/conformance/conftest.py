@@ -23,7 +23,8 @@ DIALECT = dialects.current()
 # Reads of exact seeded totals first, writes after them, the database outage last.
 _ORDER = ("test_read", "test_hal_read", "test_params", "test_hal_params", "test_bodies", "test_hal_bodies",
           "test_categories", "test_hal_categories", "test_items", "test_hal_items", "test_openapi",
-          "test_avatar_health", "test_connection_close", "test_concurrency", "test_stock", "test_resilience")
+          "test_avatar_health", "test_connection_close", "test_concurrency", "test_stock", "test_logs",
+          "test_resilience")
 
 
 def pytest_configure(config):

@@ -37,11 +37,12 @@ def test(impls: tuple[str, ...], smoke: bool, docker: bool, changed: str | None)
 
     For each stack: build it, run its own tests against a freshly reset database, then start it
     and run the conformance suite of spec/ against it on another fresh database, including the
-    resilience cases that stop and restart PostgreSQL, check that SIGTERM ends it cleanly, start
-    it again under its cap for the resilience case (an oversized body, bursts of near-limit bodies,
+    resilience cases that stop and restart PostgreSQL, check that SIGTERM ends it cleanly and that
+    its log holds none of the values of the rows the suite had PostgreSQL reject, start it again
+    under its cap for the resilience case (an oversized body, bursts of near-limit bodies,
     slow clients; spec/README.md), and fuzz it briefly with schemathesis (`./bench fuzz` goes
-    further); then the conformance suite and the SIGTERM check against each of its variants (its
-    impl.toml's [variants]). Then
+    further); then the conformance suite, the SIGTERM check and the log check against each of its
+    variants (its impl.toml's [variants]). Then
     `./bench run go-gin --profile smoke` up the first two rates of each ladder, its raw JSON
     checked against the schema, `./bench docker` for the same stacks (after every measurement,
     so that no daemon is busy during one; skipped loudly where it cannot run: not root on Debian
@@ -85,11 +86,9 @@ def test(impls: tuple[str, ...], smoke: bool, docker: bool, changed: str | None)
             # Every stack's row runs the resilience case, with oha; a variant's does not.
             resilience = any(s.variant is None for s in selected)
             prefetch = Prefetch(smoke=will_smoke, docker_stacks=docker_stacks, oha=resilience).start()
-            results = []
-            for stack in selected:
-                # A variant named on the command line is tested as itself; a stack, with its variants.
-                for one in (stack, *stack.variant_stacks()):
-                    results.append(pipeline.run_stack_or_say_why(one, cluster))
+            # A variant named on the command line is tested as itself; a stack, with its variants.
+            rows = [one for stack in selected for one in (stack, *stack.variant_stacks())]
+            results = pipeline.run_rows(rows, cluster, oha_ready=prefetch.oha_ready)
             with phases.timed("every stack", "builds ahead, waited for"):
                 prefetch.wait("the smoke benchmark and the Docker path")
             if will_smoke and all(r.ok for r in results if r.stack == SMOKE_STACK):

@@ -4,9 +4,17 @@ check, the resilience case under its cap, a bounded fuzz pass; a variant's row."
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 
 from bench import paths, phases, ports, procs, stacks, training
-from bench.conformance import CONFORMANCE_SUITE, Step, run_suite
+from bench.conformance import (
+    CONFORMANCE_SUITE,
+    LOG_MARKER_VARIABLE,
+    Step,
+    new_log_marker,
+    rows_kept_out_of,
+    run_suite,
+)
 from bench.console import console
 from bench.errors import BenchError
 from bench.manifest import Stack
@@ -44,6 +52,7 @@ def run_conformance(stack: Stack, cluster: Cluster, result: StackResult) -> None
         stock_url=f"http://127.0.0.1:{upstream_port}",
         log_name=f"{stack.name}-conformance-server.log",
     )
+    marker = new_log_marker()
     try:
         suite = run_suite(
             stack,
@@ -52,6 +61,7 @@ def run_conformance(stack: Stack, cluster: Cluster, result: StackResult) -> None
             db_stop=cluster.stop_command(),
             db_start=cluster.start_command(),
             logs=paths.LOGS,
+            env={LOG_MARKER_VARIABLE: marker},
         )
     finally:
         cluster.start()  # the resilience cases stop it; whatever happened, leave it running
@@ -64,6 +74,7 @@ def run_conformance(stack: Stack, cluster: Cluster, result: StackResult) -> None
     result.steps["shutdown"] = Step(
         stopped_cleanly(exit_code, shutdown_s), f"exit {exit_code} in {shutdown_s:.1f} s", running.log
     )
+    result.steps["log"] = rows_kept_out_of(running.log, marker)
 
 
 def _build_step(stack: Stack, result: StackResult) -> bool:
@@ -101,13 +112,19 @@ def _conformance_step(stack: Stack, cluster: Cluster, result: StackResult) -> bo
             result.failed += 1
             return False
     step = result.steps["conformance"]
-    console.print(f"{stack.name}: {step.summary}; shutdown {result.steps['shutdown'].summary}")
+    console.print(
+        f"{stack.name}: {step.summary}; shutdown {result.steps['shutdown'].summary}; log {result.steps['log'].summary}"
+    )
     if not step.ok and step.log is not None:
         console.print(procs.tail(step.log, 60), markup=False)
     return True
 
 
-def run_stack(stack: Stack, cluster: Cluster) -> StackResult:
+# What runs a row's resilience case: at once, or later (run_rows).
+Resilience = Callable[[Stack, Cluster, StackResult], None]
+
+
+def run_stack(stack: Stack, cluster: Cluster, resilience: Resilience | None = None) -> StackResult:
     result = StackResult(stack.name)
     if not _build_step(stack, result):
         return result
@@ -130,21 +147,59 @@ def run_stack(stack: Stack, cluster: Cluster) -> StackResult:
 
     if not _conformance_step(stack, cluster, result):
         return result
-    run_resilience(stack, cluster, result)
+    (resilience or run_resilience)(stack, cluster, result)
     with phases.timed(stack.name, "fuzz"):
         run_fuzz(stack, cluster, max_examples=TEST_FUZZ_EXAMPLES, seconds=TEST_FUZZ_SECONDS, result=result)
     return result
 
 
-def run_stack_or_say_why(stack: Stack, cluster: Cluster) -> StackResult:
+def run_stack_or_say_why(stack: Stack, cluster: Cluster, resilience: Resilience | None = None) -> StackResult:
     """A stack's (or a variant's) row; when the runner's PostgreSQL cannot be brought back (a
     resilience case's restart failed), a failed row that says why, and the next stack tries again."""
     try:
         cluster.start()
-        return run_variant(stack, cluster) if stack.variant else run_stack(stack, cluster)
+        return run_variant(stack, cluster) if stack.variant else run_stack(stack, cluster, resilience)
     except BenchError as error:
         console.print(f"[red]{stack.name}: {error}[/]")
         return StackResult(stack.name, {"build": Step(False, str(error).splitlines()[0])}, failed=1)
+
+
+def run_rows(rows: list[Stack], cluster: Cluster, *, oha_ready: Callable[[], bool]) -> list[StackResult]:
+    """Each row in turn. A stack's resilience case needs oha, which a fresh machine is still
+    building ahead when the first rows get there (bench.testing.prefetch): rather than leave the
+    rows' core idle while it waits (go-gin's row waited 7.5 minutes for it, at 37bde89), the case
+    runs after the rows that follow, as soon as oha is ready, and joins its own row; what is still
+    waiting at the end waits for oha there."""
+    results: list[StackResult] = []
+    waiting: list[tuple[Stack, StackResult]] = []
+
+    def resilience(stack: Stack, cluster: Cluster, result: StackResult) -> None:
+        if oha_ready():
+            _run_waiting(waiting, cluster)  # the earlier rows' first
+            run_resilience(stack, cluster, result)
+        else:
+            console.print(f"{stack.name}: resilience after the next row, once oha is built (.bench/logs/prefetch.log)")
+            waiting.append((stack, result))
+
+    for stack in rows:
+        results.append(run_stack_or_say_why(stack, cluster, resilience))
+        if waiting and oha_ready():
+            _run_waiting(waiting, cluster)
+    _run_waiting(waiting, cluster)
+    return results
+
+
+def _run_waiting(waiting: list[tuple[Stack, StackResult]], cluster: Cluster) -> None:
+    for stack, result in waiting:
+        try:
+            cluster.start()
+        except BenchError as error:
+            console.print(f"[red]{stack.name}: {error}[/]")
+            result.steps["resilience"] = Step(False, str(error).splitlines()[0])
+            result.failed += 1
+            continue
+        run_resilience(stack, cluster, result)
+    waiting.clear()
 
 
 def run_variant(variant: Stack, cluster: Cluster) -> StackResult:

@@ -49,11 +49,17 @@ class Prefetch:
         self.oha = oha
         self.docker_stacks = docker_stacks
         self._thread = threading.Thread(target=self._run, name="prefetch", daemon=True)
+        self._oha_built = threading.Event()
 
     def start(self) -> Prefetch:
         if self.smoke or self.oha or self.docker_stacks:
             self._thread.start()
         return self
+
+    def oha_ready(self) -> bool:
+        """Whether a resilience case would start without waiting for the build of oha here (one
+        that failed included: the case then builds it itself, and reports it)."""
+        return self._oha_built.is_set() or not self._thread.is_alive()
 
     def wait(self, why: str) -> None:
         """Blocks until the builds are done, so that nothing builds while `why` runs. Nothing
@@ -81,6 +87,7 @@ class Prefetch:
             # machine. The rest at the lowest; a nice value that only rises needs no privilege.
             say(f"builds ahead {where}: oha at the caller's priority")
             _logged("oha", self._oha, say)
+            self._oha_built.set()
             os.setpriority(os.PRIO_PROCESS, thread, max(NICENESS, os.getpriority(os.PRIO_PROCESS, thread)))
             say(f"builds ahead {where} at nice {NICENESS}")
             _logged("load generators", self._tools, say)

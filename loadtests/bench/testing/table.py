@@ -15,6 +15,7 @@ def print_table(results: list[StackResult]) -> None:
         "own tests",
         "conformance",
         "shutdown",
+        "log",
         "resilience",
         "fuzz",
         "benchmark",
