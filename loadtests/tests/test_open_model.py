@@ -2,6 +2,8 @@
 is at steady state, and what bound a stage."""
 
 import contextlib
+import itertools
+import time
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any, cast
@@ -11,10 +13,11 @@ from ladder_steps import ladder_step
 
 from bench.judgement.bounds import CpuTimes, client_bound, cpu_set, role_cpu
 from bench.judgement.ladder import capacity, stop_reasons
-from bench.judgement.steady import STEADY_SPREAD, STEADY_TREND, core_full, settled
+from bench.judgement.steady import STEADY_SPREAD, STEADY_TREND, core_full, jit_quiet, settled
 from bench.measure.phases.context import Context
 from bench.measure.phases.probes import StageMeter
 from bench.measure.phases.steady import _run_windows, warm_rates
+from bench.profiles import OPEN_TIMING
 from bench.records import CpuSplit, RawResult
 from bench.records.steps import LadderStep
 from bench.scenarios import SCENARIOS
@@ -333,3 +336,25 @@ def test_a_pgbench_step_is_judged_against_the_poisson_arrivals_it_drew():
     assert _pgbench_step(3000, 40).stop_reasons == ["dropped"]
     # Falling behind shows in the latency, counted from each arrival's scheduled start.
     assert _pgbench_step(3040, 0, p99=450.0).stop_reasons == ["p99"]
+
+
+def test_a_jvm_settles_once_its_compiler_threads_are_quiet_though_it_still_compiles_now_and_then():
+    # (CPU ms per request, app share, compilations, compiler threads' share of the core)
+    compiling_quietly = [(1.0, 0.4, 2, 0.02)] * 6
+    warmup, _ = _warm_up({400: compiling_quietly})
+    assert warmup.reached and len(warmup.rates) == 6
+    busy_compiling = [(1.0, 0.4, 0, 0.06)] * 6 + [(1.0, 0.4, 0, 0.04), (1.0, 0.4, 0, 0.06)] * 3
+    warmup, _ = _warm_up({400: busy_compiling}, give_up_after=12)
+    assert not warmup.reached, "one window of the last two at 5% or more of the core"
+    assert jit_quiet([0, 5, 9], [0.3, 0.01, 0.049]) and not jit_quiet([0, 0], [0.01, None])
+    assert jit_quiet([None] * 3, [None] * 3), "not a HotSpot JVM: nothing to wait for"
+
+
+@pytest.mark.parametrize("jvm, cap_s", [(False, 120), (True, 200)])
+def test_the_quick_warm_up_of_a_jvm_has_the_longer_cap(monkeypatch, jvm, cap_s):
+    seconds = itertools.count(0.0, 0.5)  # the clock moves half a second every reading
+    monkeypatch.setattr(time, "monotonic", lambda: next(seconds))
+    never_settling = [(1.0, 0.4, 0 if jvm else None, 0.01 if jvm else None), (2.0, 0.4, 0 if jvm else None, 0.01)]
+    warmup, _ = _warm_up({400: never_settling * 1000})
+    assert not warmup.reached
+    assert cap_s - OPEN_TIMING["quick"].window_s <= warmup.seconds <= cap_s

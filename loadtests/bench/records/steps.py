@@ -264,7 +264,8 @@ class SteadyState(Model):
     """A JVM's compilations finished in each window (sun.ci.totalCompiles); absent for other
     runtimes and before method v4."""
     windows_compiler_cpu_share: list[float | None] | None = None
-    """A JVM's compiler threads' CPU over its whole CPU in each window; absent as above."""
+    """A JVM's compiler threads' CPU in each window, as a share of the app's CPU set over the
+    window (before 2026-12-02: of the JVM's own CPU in the window); absent as above."""
     windows_p50_ms: list[float | None] | None = None
     """The windows' median latency (ms), when settled by it."""
     time_s: NonNegativeFloat
@@ -289,7 +290,8 @@ class FirstMinuteWindow(Model):
     compilations: NonNegativeInt | None = None
     """A JVM's compilations finished in the window (sun.ci.totalCompiles); absent for other runtimes."""
     compiler_cpu_share: NonNegativeFloat | None = None
-    """A JVM's compiler threads' CPU over its whole CPU in the window; absent as above."""
+    """A JVM's compiler threads' CPU in the window, as a share of the app's CPU set over the window
+    (before 2026-12-02: of the JVM's own CPU in the window); absent as above."""
 
 
 class FirstMinuteBin(Model):

@@ -45,7 +45,7 @@ class Window(NamedTuple):
     compilations: int | None = None
     """A JVM's compilations finished in the window; None for other runtimes."""
     compiler_share: float | None = None
-    """A JVM's compiler threads' CPU over the whole process's in the window."""
+    """A JVM's compiler threads' CPU as a share of the app's CPU set over the window."""
     cpu_s: float | None = None
     """The app's CPU seconds over the window."""
 
@@ -93,7 +93,8 @@ def _run_windows(
     started = time.monotonic()
 
     def over() -> bool:
-        at_cap = time.monotonic() - started + timing.window_s > timing.cap_s
+        cap_s = timing.warmup_cap_s(jvm=any(c is not None for c in warmup.compilations))
+        at_cap = time.monotonic() - started + timing.window_s > cap_s
         return at_cap or not alive() or (give_up_after is not None and len(warmup.windows) >= give_up_after)
 
     for index, rate in enumerate(rates):
@@ -146,7 +147,7 @@ def reach_steady_state(
     steady = SteadyState(
         rate_rps=warmup.rates[-1],
         window_s=timing.window_s,
-        cap_s=timing.cap_s,
+        cap_s=timing.warmup_cap_s(jvm=jvm),
         settled_by="cpu-per-request-and-jit" if jvm else "cpu-per-request",
         windows_cpu_ms_per_request=warmup.windows,
         windows_app_cpu_share=warmup.shares,
@@ -186,7 +187,7 @@ class AppCpu:
         if compiled is not None and before is not None:
             compilations = compiled.compiles - before.compiles
             compiler_s = compiled.compiler_cpu_s - before.compiler_cpu_s
-            compiler_share = compiler_s / cpu_s if cpu_s > 0 else 0.0
+            compiler_share = compiler_s / wall_s / self.cpus if wall_s > 0 else 0.0
         if not requests or wall_s <= 0:
             return Window(None, None, compilations, compiler_share, cpu_s)
         return Window(cpu_s * 1000 / requests, cpu_s / wall_s / self.cpus, compilations, compiler_share, cpu_s)

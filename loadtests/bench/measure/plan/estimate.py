@@ -96,7 +96,8 @@ def estimate_seconds(
     return (
         JOB_S
         + first_minute
-        + min(steady, open_timing.cap_s + window)
+        # A JVM's cap is the longer one; another runtime's observed warm-up never reaches it.
+        + min(steady, open_timing.warmup_cap_s(jvm=True) + window)
         + _ladder_s(scenario, profile, observed, per_step)
         + replication
     )
