@@ -52,7 +52,8 @@ def test(impls: tuple[str, ...], smoke: bool, docker: bool, changed: str | None)
     results page's script, the k6 scripts), actionlint the GitHub workflows, and kustomize with
     kubeconform the manifests of deploy/k8s/. While the stacks' rows run, oha (at the runner's
     priority: the first resilience case needs it), k6 and the Docker images (at the lowest) are
-    built ahead on CPU 1 (.bench/logs/prefetch.log), and the smoke benchmark waits for them.
+    built ahead on CPU 1 (.bench/logs/prefetch.log), and the smoke benchmark waits for them; a
+    resilience case that would wait for oha runs after the rows that follow, once oha is built.
     Prints a pass/fail table and the time each phase took; exits 1 on any failure. Logs are in
     .bench/logs/.
 
