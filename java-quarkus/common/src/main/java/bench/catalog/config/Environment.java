@@ -2,6 +2,7 @@ package bench.catalog.config;
 
 import java.net.URI;
 import java.net.URISyntaxException;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -10,9 +11,15 @@ import java.util.Map;
  * only refuses. It exists because the contract wants a missing or malformed variable to end the
  * process with one line that names the variable, where Quarkus' own refusal of a value is a stack
  * trace that names its property instead, and may print the value (DATABASE_URL's password).
- * A variable that is unset, or blank, is left to its default.
+ * A variable that is unset is left to its default; one set to nothing is refused by name, since a
+ * property expression takes an empty variable for its value, not for its absence (an empty
+ * DB_POOL_SIZE failed the start with SmallRye's stack trace, an empty STOCK_URL every stock call).
  */
 public final class Environment {
+
+    /** The contract's variables that have a default (spec/API.md, "Environment"). */
+    private static final List<String> WITH_DEFAULTS =
+            List.of("HOST", "PORT", "DB_POOL_SIZE", "AVATAR_BASE_URL", "AVATAR_COUNT", "LOG_REQUESTS", "STOCK_URL");
 
     private Environment() {
     }
@@ -23,11 +30,17 @@ public final class Environment {
             throw new InvalidSettingException("DATABASE_URL is required (postgres://user:password@host:port/database)");
         }
         DatabaseUrl.parse(databaseUrl);
+        for (String name : WITH_DEFAULTS) {
+            String value = env.get(name);
+            if (value != null && value.isBlank()) {
+                throw new InvalidSettingException(name + " is set but empty: unset it for its default");
+            }
+        }
         integer(env, "PORT", 0, 65535);
         integer(env, "DB_POOL_SIZE", 1, 10_000);
         integer(env, "AVATAR_COUNT", 1, Integer.MAX_VALUE);
         String stockUrl = env.get("STOCK_URL");
-        if (stockUrl != null && !stockUrl.isBlank()) {
+        if (stockUrl != null) {
             stockUrl(stockUrl);
         }
     }
@@ -52,7 +65,7 @@ public final class Environment {
 
     private static void integer(Map<String, String> env, String name, int min, int max) {
         String value = env.get(name);
-        if (value == null || value.isBlank()) {
+        if (value == null) {
             return;
         }
         try {

@@ -73,9 +73,17 @@ class EnvironmentTest {
     @Test
     void theDatabaseUrlAloneIsRequired() {
         assertDoesNotThrow(() -> Environment.check(Map.of("DATABASE_URL", URL)));
-        assertDoesNotThrow(() -> Environment.check(Map.of("DATABASE_URL", URL, "PORT", " ", "DB_POOL_SIZE", "")));
-        // STOCK_URL= is its default too, as in every other stack.
-        assertDoesNotThrow(() -> Environment.check(Map.of("DATABASE_URL", URL, "STOCK_URL", "")));
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"HOST", "PORT", "DB_POOL_SIZE", "AVATAR_BASE_URL", "AVATAR_COUNT", "LOG_REQUESTS",
+        "STOCK_URL"})
+    void aVariableSetToNothingIsRefusedByName(String name) {
+        for (String empty : new String[] {"", " "}) {
+            InvalidSettingException error = assertThrows(InvalidSettingException.class,
+                    () -> Environment.check(Map.of("DATABASE_URL", URL, name, empty)));
+            assertTrue(error.getMessage().startsWith(name + " is set but empty"), error.getMessage());
+        }
     }
 
     @Test
