@@ -81,7 +81,8 @@ def _stack(dialect="api"):
 
 
 class _Cluster(postgres.Cluster):
-    """A cluster never started: it counts its resets."""
+    """A cluster never started (start() does nothing): it counts its resets, and its commands to
+    stop and start are names a test can look for."""
 
     def __init__(self):
         super().__init__(bindir=Path("/nonexistent/bin"), data=Path("/nonexistent/data"), port=1, os_user=None)
@@ -92,6 +93,15 @@ class _Cluster(postgres.Cluster):
 
     def url(self, database=postgres.DB_NAME):
         return f"postgresql://127.0.0.1:1/{database}"
+
+    def start(self):
+        pass
+
+    def stop_command(self):
+        return "stop-pg"
+
+    def start_command(self):
+        return "start-pg"
 
 
 @pytest.mark.parametrize("crashes, attempts, ok", [(0, 1, True), (1, 2, True), (2, 2, False)])
@@ -155,22 +165,12 @@ def test_the_conformance_step_runs_the_suite_in_the_dialect_of_the_stack(monkeyp
         commands.append((command, kwargs["env"]))
         return 0
 
-    class Cluster(_Cluster):
-        def stop_command(self):
-            return "stop-pg"
-
-        def start_command(self):
-            return "start-pg"
-
-        def start(self):
-            pass
-
     monkeypatch.setattr(paths, "LOGS", tmp_path)
     monkeypatch.setattr(stacks, "start", lambda stack, **kwargs: _Running())
     monkeypatch.setattr(procs, "run", run)
     monkeypatch.setattr(conformance, "junit_counts", lambda report: (12, 0, 0))
     result = testing.StackResult("tiny")
-    pipeline.run_conformance(_stack(dialect), Cluster(), result)
+    pipeline.run_conformance(_stack(dialect), _Cluster(), result)
     [(command, env)] = commands
     assert [part for part in command if part.startswith(str(paths.SPEC_DIR))] == [str(paths.SPEC_DIR / "conformance")]
     # The same environment for every dialect but its name: the stack, the database's stop and start, strict.
@@ -201,16 +201,12 @@ def test_the_log_step_fails_a_stack_that_logs_a_rejected_rows_values(monkeypatch
             print(what_the_stack_logs.format(marker=marker), file=log)
         return 0
 
-    class Cluster(_Cluster):
-        def start(self):
-            pass
-
     monkeypatch.setattr(paths, "LOGS", tmp_path)
     monkeypatch.setattr(stacks, "start", lambda stack, **kwargs: Running())
     monkeypatch.setattr(procs, "run", suite)
     monkeypatch.setattr(conformance, "junit_counts", lambda report: (12, 0, 0))
     result = testing.StackResult("tiny")
-    pipeline.run_conformance(_stack(), Cluster(), result)
+    pipeline.run_conformance(_stack(), _Cluster(), result)
     step = result.steps["log"]
     assert step.ok is ok and result.ok is ok and step.log == server_log
     assert step.summary == ("no row values" if ok else "a rejected row's values in the log (line 2)")
@@ -246,16 +242,6 @@ def test_the_conformance_suite_fakes_the_upstream_the_stack_is_told(monkeypatch,
     started: list[dict[str, object]] = []
     commands: list[dict[str, str]] = []
 
-    class Cluster(_Cluster):
-        def stop_command(self):
-            return "stop-pg"
-
-        def start_command(self):
-            return "start-pg"
-
-        def start(self):
-            pass
-
     def start(stack, **kwargs):
         started.append(kwargs)
         return _Running()
@@ -268,7 +254,7 @@ def test_the_conformance_suite_fakes_the_upstream_the_stack_is_told(monkeypatch,
     monkeypatch.setattr(stacks, "start", start)
     monkeypatch.setattr(procs, "run", run)
     monkeypatch.setattr(conformance, "junit_counts", lambda report: (12, 0, 0))
-    pipeline.run_conformance(_stack(), Cluster(), testing.StackResult("tiny"))
+    pipeline.run_conformance(_stack(), _Cluster(), testing.StackResult("tiny"))
     [kwargs], [env] = started, commands
     port = int(env["CONFORMANCE_UPSTREAM_PORT"])
     assert kwargs["stock_url"] == f"http://127.0.0.1:{port}" and port != kwargs["port"]
@@ -315,14 +301,10 @@ def test_a_resilience_case_waiting_for_oha_runs_after_the_next_rows_and_joins_it
         order.append(f"{stack.name} resilience")
         result.steps["resilience"] = conformance.Step(True, "ok")
 
-    class Cluster(_Cluster):
-        def start(self):
-            pass
-
     monkeypatch.setattr(pipeline, "run_stack_or_say_why", row)
     monkeypatch.setattr(pipeline, "run_resilience", resilience)
     stacks_ = [SimpleNamespace(name=name) for name in ("go-gin", "java-jersey", "rust-axum")]
-    results = pipeline.run_rows(stacks_, Cluster(), oha_ready=lambda: next(ready))  # type: ignore[arg-type]
+    results = pipeline.run_rows(stacks_, _Cluster(), oha_ready=lambda: next(ready))  # type: ignore[arg-type]
     assert order == [
         "go-gin",
         "java-jersey",
@@ -344,14 +326,10 @@ def test_what_still_waits_for_oha_after_the_last_row_runs_there(monkeypatch):
         resilience(stack, cluster, result)
         return result
 
-    class Cluster(_Cluster):
-        def start(self):
-            pass
-
     monkeypatch.setattr(pipeline, "run_stack_or_say_why", row)
     monkeypatch.setattr(
         pipeline, "run_resilience", lambda stack, cluster, result: order.append(f"{stack.name} resilience")
     )
     stacks_ = [SimpleNamespace(name=name) for name in ("go-gin", "java-jersey")]
-    pipeline.run_rows(stacks_, Cluster(), oha_ready=lambda: False)  # type: ignore[arg-type]
+    pipeline.run_rows(stacks_, _Cluster(), oha_ready=lambda: False)  # type: ignore[arg-type]
     assert order == ["go-gin", "java-jersey", "go-gin resilience", "java-jersey resilience"]

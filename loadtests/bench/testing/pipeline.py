@@ -160,8 +160,13 @@ def run_stack_or_say_why(stack: Stack, cluster: Cluster, resilience: Resilience 
         cluster.start()
         return run_variant(stack, cluster) if stack.variant else run_stack(stack, cluster, resilience)
     except BenchError as error:
-        console.print(f"[red]{stack.name}: {error}[/]")
-        return StackResult(stack.name, {"build": Step(False, str(error).splitlines()[0])}, failed=1)
+        return StackResult(stack.name, {"build": _cluster_lost(stack, error)}, failed=1)
+
+
+def _cluster_lost(stack: Stack, error: BenchError) -> Step:
+    """The failed step of a row that the runner's PostgreSQL, not brought back, kept from running."""
+    console.print(f"[red]{stack.name}: {error}[/]")
+    return Step(False, str(error).splitlines()[0])
 
 
 def run_rows(rows: list[Stack], cluster: Cluster, *, oha_ready: Callable[[], bool]) -> list[StackResult]:
@@ -194,8 +199,7 @@ def _run_waiting(waiting: list[tuple[Stack, StackResult]], cluster: Cluster) -> 
         try:
             cluster.start()
         except BenchError as error:
-            console.print(f"[red]{stack.name}: {error}[/]")
-            result.steps["resilience"] = Step(False, str(error).splitlines()[0])
+            result.steps["resilience"] = _cluster_lost(stack, error)
             result.failed += 1
             continue
         run_resilience(stack, cluster, result)

@@ -98,6 +98,7 @@ class Prefetch:
             tools.ensure(tools.OHA, on_progress=say)
 
     def _tools(self, say: Callable[[str], object]) -> None:
+        # The smoke benchmark's other load generators; oha is built first, by _oha.
         for tool in tools.TOOLS if self.smoke else ():
             if tool is not tools.OHA:
                 tools.ensure(tool, on_progress=say)
