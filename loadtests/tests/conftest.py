@@ -14,6 +14,7 @@ import pytest
 
 from bench import ports, postgres
 from bench.measure.host import cgroups
+from bench.measure.run import calibration
 
 # Stops a test cluster once the process that made it is gone without stopping it (killed
 # outright), then removes its directory. It runs in a session of its own, so Ctrl-C on the
@@ -40,6 +41,16 @@ def pytest_configure(config: pytest.Config) -> None:
     # so no cluster, stack or fake app outlives the run.
     signal.signal(signal.SIGTERM, _interrupted)
     signal.signal(signal.SIGHUP, _interrupted)
+
+
+@pytest.fixture(autouse=True)
+def brief_calibration(monkeypatch):
+    """Every run_plan calibrates the machine: in the tests, with workloads too small to measure
+    anything but long enough to run each part (a few seconds each would add up)."""
+    monkeypatch.setattr(calibration, "SHA256_MIB", 1)
+    monkeypatch.setattr(calibration, "PYTHON_LOOPS", 10_000)
+    monkeypatch.setattr(calibration, "PGBENCH_WARMUP_S", 0)
+    monkeypatch.setattr(calibration, "PGBENCH_SECONDS", 1)
 
 
 @pytest.fixture(scope="session")

@@ -12,11 +12,12 @@ from conftest import fake_cgroup_v1, release_like_the_kernel
 from test_manifest import VALID, write_stack
 
 from bench import manifest, paths, ports, schema
-from bench.errors import BenchError
 from bench.measure import Plan, kept_records, observed_runs
 from bench.measure.host import cgroups, environment
 from bench.measure.host.roles import Roles
-from bench.measure.plan.estimate import Observed
+from bench.measure.plan.estimate import CALIBRATION_S, Observed
+from bench.measure.plan.inputs import Fingerprints
+from bench.measure.plan.plan import Today
 from bench.measure.run import stack_run
 from bench.measure.run.orchestrate import run_plan
 from bench.profiles import OPEN_TIMING
@@ -252,40 +253,56 @@ def test_repeats_run_repeat_major_every_stack_once_then_again(pg_cluster, settin
     assert [(r.stack.name, r.run) for r in records] == [("demo", 1), ("twin", 1), ("demo", 2), ("twin", 2)]
 
 
-def test_a_resumed_run_keeps_the_records_of_its_commit_and_runs_only_the_rest(
+def test_a_resumed_run_keeps_the_records_of_its_inputs_and_runs_only_the_rest(
     pg_cluster, setting, tmp_path, monkeypatch
 ):
     stack, root, tools = setting
     commit = "a" * 40
-    monkeypatch.setattr(environment, "git_commit", lambda: commit)
+    monkeypatch.setattr(environment, "git_commit", lambda *measured: commit)
     split = CpuSplit(app="0", postgres="0", loadgen="0")
+    fingerprints = Fingerprints("0" * 64, "1" * 64, "2" * 64, "3" * 64, stacks={"demo": "4" * 64})
 
     def plan() -> Plan:
         return Plan(
-            [stack], [SCENARIOS["avatar"]], "smoke", 2, split, tmp_path / "out", ceilings=False, cgroup_root=root
+            [stack],
+            [SCENARIOS["avatar"]],
+            "smoke",
+            2,
+            split,
+            tmp_path / "out",
+            ceilings=False,
+            cgroup_root=root,
+            inputs=fingerprints,
         )
+
+    def today(inputs: Fingerprints = fingerprints, at: str = commit) -> Today:
+        versions = environment.tool_versions(pg_cluster.bindir, tools)
+        return Today(profile="smoke", split=split, caps=CAPS, versions=versions, inputs=inputs, commit=at)
 
     first = run_plan(plan(), pg_cluster, tools, CAPS)
     raw = tmp_path / "out" / "raw" / "smoke"
     (raw / "demo--avatar--run2.json").unlink()  # the run was cut short before its second repeat
 
     resumed = plan()
-    resumed.kept = kept_records(raw, commit)
+    resumed.kept = kept_records(raw, today())
     assert set(resumed.kept) == {("demo", "avatar", 1)}
-    assert resumed.estimate_seconds() == pytest.approx(plan().estimate_seconds() / 2)
+    # Half the jobs, and the machine's calibration again.
+    once = CALIBRATION_S
+    assert resumed.estimate_seconds() - once == pytest.approx((plan().estimate_seconds() - once) / 2)
     records = run_plan(resumed, pg_cluster, tools, CAPS)
 
     assert [r.run for r in records] == [1, 2]
     assert records[0].started_at == first[0].started_at  # kept, not measured again
     assert RawResult.read(raw / "demo--avatar--run2.json").started_at == records[1].started_at
-    # Another commit's records are not kept, nor a failed one; a changed tree keeps none.
-    assert kept_records(raw, "b" * 40) == {}
+    assert records[1].inputs == fingerprints.of(stack)
+    # A later commit's run keeps them while their inputs are its own; not a failed one.
+    assert set(kept_records(raw, today(at="b" * 40))) == {("demo", "avatar", 1), ("demo", "avatar", 2)}
+    changed = Fingerprints("0" * 64, "1" * 64, "2" * 64, "3" * 64, stacks={"demo": "5" * 64})
+    assert kept_records(raw, today(changed)) == {}
     failed = RawResult.read(raw / "demo--avatar--run1.json")
     failed.failed = "demo exited with code 1 under load"
     (raw / "demo--avatar--run1.json").write_text(failed.to_json())
-    assert set(kept_records(raw, commit)) == {("demo", "avatar", 2)}
-    with pytest.raises(BenchError, match="commit or stash"):
-        kept_records(raw, commit + "-dirty")
+    assert set(kept_records(raw, today())) == {("demo", "avatar", 2)}
 
 
 def test_a_commit_is_dirty_for_changed_code_not_for_changed_results(tmp_path, monkeypatch):

@@ -56,6 +56,8 @@ SERIAL: dict[str, int | str] = {
     "sun.gc.metaspace.used": 90 << 20,
     "java.threads.live": 17,
     "sun.ci.totalCompiles": 5_000,
+    "sun.rt.safepoints": 300,
+    "sun.rt.safepointTime": 90_000_000,
 }
 
 
@@ -92,6 +94,7 @@ def test_a_jvms_counters_are_read_from_its_perf_data_file(tmp_path, little_endia
     # Every collector's pauses (jstat's GCT); the heap's spaces, not the metaspace.
     assert reading.gc_ticks == 140_000_000 and reading.gc_pauses == 11
     assert reading.heap_used_bytes == 82 << 20 and reading.ticks_per_second == 1_000_000_000
+    assert (reading.safepoints, reading.safepoint_ticks, reading.live_threads) == (300, 90_000_000, 17)
 
 
 def test_a_counter_the_jvm_adds_later_is_found(tmp_path):
@@ -169,6 +172,10 @@ def test_a_step_records_peak_threads_sessions_gc_time_and_heap(tmp_path):
     set_long(path, "sun.gc.collector.0.invocations", 11)
     set_long(path, "sun.gc.generation.1.space.0.used", 60 << 20)
     set_long(path, "sun.ci.totalCompiles", 5_042)
+    # The collection's safepoint and a deoptimisation's: 36 ms stopped in all.
+    set_long(path, "sun.rt.safepoints", 302)
+    set_long(path, "sun.rt.safepointTime", 126_000_000)
+    set_long(path, "java.threads.live", 19)
     time.sleep(0.12)
     started = sampler.started
     resources = sampler.stop()
@@ -183,6 +190,8 @@ def test_a_step_records_peak_threads_sessions_gc_time_and_heap(tmp_path):
     assert jvm.heap_used_peak_bytes == (400 + 32) << 20
     # 30 ms of pauses over the step's wall time.
     assert jvm.gc_pause_ms_per_s == pytest.approx(30 / wall, rel=0.1)
+    assert jvm.safepoints == 2 and jvm.safepoint_ms_per_s == pytest.approx(36 / wall, rel=0.1)
+    assert jvm.live_threads == 19
     assert resources.sampler_cpu_ms > 0
 
 

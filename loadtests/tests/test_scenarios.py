@@ -13,7 +13,7 @@ from bench import cli, postgres, report, scenarios
 from bench.measure import RunRequest, plan_run
 from bench.measure.load import k6, oha, pgbench
 from bench.measure.plan.ceilings import CEILING_DB, ceiling_of
-from bench.measure.plan.estimate import estimate_seconds
+from bench.measure.plan.estimate import CALIBRATION_S, estimate_seconds
 from bench.measure.run import request
 from bench.records import RawResult
 from bench.report.site import site_data
@@ -127,10 +127,14 @@ def test_a_seventh_scenario_is_planned_estimated_and_sent_by_its_generators(seve
     assert "1 stack(s) × 1 scenario(s) × 1 run(s), profile quick: about" in said.output
     planned = plan_run(RunRequest(impls=("go-gin",), scenario_names=(seventh.name,), output=out))
     assert planned.plan.scenarios == [seventh]
-    # Its database ceiling's job and the stack's, from the entry alone: no earlier run to follow.
+    # Its database ceiling's job and the stack's, from the entry alone: no earlier run to follow;
+    # and the machine's calibration before them.
     assert ceiling_of(seventh) is CEILING_DB
-    assert planned.estimate_s == estimate_seconds(seventh, "quick", open_model=True, ceiling=True) + (
-        estimate_seconds(seventh, "quick", open_model=True)
+    assert (
+        planned.estimate_s
+        == estimate_seconds(seventh, "quick", open_model=True, ceiling=True)
+        + (estimate_seconds(seventh, "quick", open_model=True))
+        + CALIBRATION_S
     )
     command = k6.k6_command(
         Path("/k6"), seventh, base_url="http://h:1", profile="quick", stage="40", summary=Path("/s.json")

@@ -63,7 +63,9 @@ def test_the_summary_comes_first_with_a_row_per_stack_in_order_of_its_tiers(tmp_
     assert capacity["java-spring"][:2] == ["400 (T3)", "250 (T2)"]
     assert "relative" not in first_screen
     # Its cap hits show beside its time to steady state.
-    assert "at cap" in capacity["java-spring"][-1]
+    assert "at cap" in capacity["java-spring"][-2]
+    # And its warm-up classes are counted: a warm-up that reached the cap is not settled.
+    assert capacity["java-spring"][-1] == "2 not settled"
     assert "median of 2 runs" in first_screen
 
 

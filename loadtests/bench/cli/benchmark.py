@@ -85,10 +85,11 @@ if TYPE_CHECKING:
 @click.option(
     "--resume",
     is_flag=True,
-    help="Keep the records the output already has from this commit (same profile, stack or "
-    "ceiling, scenario and run number; failed ones are run again) and run only the rest: a run "
-    "cut short by Ctrl-C or a session's end goes on where it stopped. The tree must have no "
-    "change outside results/ and results.md.",
+    help="Keep the records the output already has whose inputs are today's (same stack or "
+    "ceiling, scenario and run number, method, profile, CPU split, caps and tool versions; the "
+    "same runner code, db/, spec/, compose.yaml and stack sources; failed ones are run again) and "
+    "run only the rest: a run cut short by Ctrl-C or a session's end goes on where it stopped, "
+    "even after commits to docs or the report. What the run measures must have no uncommitted change.",
 )
 @click.option(
     "--output",
@@ -173,7 +174,7 @@ def run(
     )
     plan, where_to, estimate = planned.plan, planned.where_to, planned.estimate_s
     if resume:
-        console.print(f"--resume: {len(plan.kept)} record(s) of this commit kept from an earlier run")
+        console.print(f"--resume: {len(plan.kept)} record(s) of earlier runs kept, measured from today's inputs")
     console.print(
         f"{planned.shape} × {repeat} run(s), "
         f"profile {profile}: "

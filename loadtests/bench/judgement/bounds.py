@@ -141,3 +141,19 @@ def limited_by_loadgen(cpu: RoleCpu) -> bool:
         harness = cpu.loadgen_cpu_s + (cpu.upstream_cpu_s or 0.0)
         return cpu.postgres_cpu_s is None or harness >= cpu.postgres_cpu_s
     return False
+
+
+def generator_below_postgres(cpu: RoleCpu) -> bool | None:
+    """The load generator (with the stock upstream, where it ran) spent less CPU than PostgreSQL
+    over a step: the write generator's target at the top held step of a ladder (docs/method.md,
+    The load generators). In seconds, so that it holds whether their CPU sets are one or apart;
+    None without PostgreSQL's CPU (a --target run)."""
+    if cpu.postgres_cpu_s is None:
+        return None
+    return cpu.loadgen_cpu_s + (cpu.upstream_cpu_s or 0.0) < cpu.postgres_cpu_s
+
+
+def shared_cpu_full(cpu: RoleCpu) -> bool:
+    """PostgreSQL and the load generator together used BOUND_SHARE or more of the CPU they share
+    (CPU 1 on two cores): the step was bound by that CPU, not by the stack."""
+    return cpu.shared_cpu_share is not None and cpu.shared_cpu_share >= BOUND_SHARE

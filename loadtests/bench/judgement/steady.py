@@ -20,6 +20,7 @@ import statistics
 from collections.abc import Sequence
 
 from bench.judgement.bounds import BOUND_SHARE
+from bench.records.steps import Ladder, LadderStep, SteadyState, WarmupClass
 
 # The last STEADY_WINDOWS windows' app CPU ms per request lie within STEADY_SPREAD of their
 # smallest, and their median is no more than STEADY_TREND under the median of as many windows
@@ -104,3 +105,39 @@ def core_full(windows: Sequence[float | None], shares: Sequence[float | None], c
         return False
     half = count // 2
     return statistics.median(known[half:]) >= statistics.median(known[:half]) * (1 - STEADY_TREND)
+
+
+# The repeated step's CPU per request against the first one's: within REPEAT_TOLERANCE, the record
+# is steady; cheaper by more, still warming; dearer by more, slowing (Barrett et al.'s classes,
+# "Virtual Machine Warmup Blows Hot and Cold", OOPSLA 2017, on two measurements instead of a run's
+# every iteration). docs/method.md (Steady state) gives what the repeat measured on this machine.
+REPEAT_TOLERANCE = 0.10
+
+
+def repeated_step(steps: Sequence[LadderStep]) -> LadderStep | None:
+    """The full-length step the ladder runs again: the first one held, else the first one; the
+    first, so that the two measurements lie as far apart as the ladder allows, and held, since a
+    step the app could not serve measured its core, not its requests."""
+    full = [s for s in steps if not s.probe and s.cpu_ms_per_request is not None]
+    return next((s for s in full if s.held), full[0] if full else None)
+
+
+def warmup_class(steady: SteadyState | None, ladder: Ladder | None) -> WarmupClass | None:
+    """The record's class (WarmupClass); None where it has no warm-up or no repeated step to
+    compare (a --target run, a stack that stopped, a run without cgroups)."""
+    if steady is None:
+        return None
+    if not steady.reached:
+        return "not-settled"
+    if ladder is None or ladder.repeat is None:
+        return None
+    first = repeated_step(ladder.steps)
+    before = first.cpu_ms_per_request if first is not None else None
+    after = ladder.repeat.cpu_ms_per_request
+    if before is None or after is None or before <= 0:
+        return None
+    if after < before * (1 - REPEAT_TOLERANCE):
+        return "still-warming"
+    if after > before * (1 + REPEAT_TOLERANCE):
+        return "slowing"
+    return "steady"

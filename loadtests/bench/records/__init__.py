@@ -29,7 +29,7 @@ from pydantic import (
 )
 
 from bench.records.model import Model
-from bench.records.steps import FirstMinute, Ladder, Stage, SteadyState
+from bench.records.steps import FirstMinute, Ladder, Stage, SteadyState, WarmupClass
 from bench.scenarios import SCENARIOS
 
 SCHEMA_VERSION = 1
@@ -57,11 +57,47 @@ Timestamp = Annotated[AwareDatetime, PlainSerializer(lambda t: t.isoformat(), re
 
 
 class Machine(Model):
+    """The machine a record was measured on. Machines of one cloud kind share a model name yet can
+    differ severalfold in speed: the fields after `os` (from /proc/cpuinfo's first processor) tell
+    them apart, with the run's calibration. Absent in records written before them, or where the
+    CPU does not say (cpuinfo on ARM has no family)."""
+
     cpu_model: str
     cores: PositiveInt
     memory_bytes: NonNegativeInt
     kernel: str
     os: str
+    cpu_family: int | None = None
+    """cpuinfo's `cpu family`."""
+    cpu_model_number: int | None = None
+    """cpuinfo's `model`: the model's number within its family."""
+    stepping: int | None = None
+    microcode: str | None = None
+    """As cpuinfo prints it (0x1 under many hypervisors, which hide the host's)."""
+    cache_size: str | None = None
+    """As cpuinfo prints it: `307200 KB`."""
+    flags_sha256: str | None = None
+    """The first 16 hex digits of the SHA-256 of cpuinfo's flags, sorted and joined by spaces: the
+    same model name with other features (AVX-512, SHA) exposed differs here."""
+    hypervisor: str | None = None
+    """The hypervisor under the machine, as /sys/hypervisor/type or `systemd-detect-virt --vm`
+    names it (kvm, xen, amazon, microsoft); `unknown` where the CPU says there is one but neither
+    names it; null without one."""
+
+    def identity(self) -> tuple[str | int | None, ...]:
+        """What tells two machines apart: the CPU (model name, family, model, stepping,
+        microcode, the features it exposes), its cores and its memory in whole GiB. A field a
+        record lacks is None (bench.records.machines.same_machine does not compare it)."""
+        return (
+            self.cpu_model,
+            self.cpu_family,
+            self.cpu_model_number,
+            self.stepping,
+            self.microcode,
+            self.flags_sha256,
+            self.cores,
+            round(self.memory_bytes / (1 << 30)),
+        )
 
 
 class Versions(Model):
@@ -172,12 +208,80 @@ class Fault(Model):
     """Until the first 200 of GET /items/1 after PostgreSQL was back; null: not within 60 s."""
 
 
+class Inputs(Model):
+    """The fingerprints of what the record's figures follow from besides the header's tools,
+    method, profile, CPU split and caps (bench.measure.plan.inputs): sha256 digests of files' paths
+    and contents as git tracks them, taken as the run was planned. `./bench run --resume` keeps a
+    record whose inputs equal today's, whatever else changed in the tree."""
+
+    stack: str | None
+    """The stack's directory, every file git tracks or would track there, and its build command
+    (bench.stacks.source_fingerprint; a variant's manifest is in its stack's directory). Null for
+    a ceiling, and for a --target run, whose stack's sources here are not what runs there."""
+    runner: str
+    """The runner's measuring code: the modules, load scripts and pinned dependencies listed in
+    bench.measure.plan.inputs.RUNNER."""
+    database: str
+    """db/: the schema, the seed and PostgreSQL's settings."""
+    spec: str
+    """spec/: the API the stacks serve and the load scripts ask for."""
+    compose: str
+    """compose.yaml, whose caps the run applies."""
+
+
 class Target(Model):
     """A --target run: the stack ran at `url`; neither its process nor its database were read."""
 
     url: str
     not_measured: dict[str, str]
     """Each figure left null because it cannot be measured from here, with the reason."""
+
+
+class CpuCalibration(Model):
+    """A fixed CPU-bound workload in one process pinned to the app's CPUs
+    (bench.measure.run.calibration): native code, then the interpreter, as the stacks run both."""
+
+    cpus: CpuList
+    """The CPU set it was pinned to: the app's."""
+    sha256_mib: PositiveInt
+    """MiB hashed with SHA-256 (hashlib: native code), a 64 KiB buffer over and over."""
+    sha256_mib_per_s: Annotated[float, Field(gt=0)]
+    """MiB hashed per CPU second of the process, in its fastest slice: another process on
+    its CPU, or the hypervisor's steal, lengthens `seconds`, not this."""
+    python_loops: PositiveInt
+    """Iterations of a fixed pure-Python integer loop (the interpreter, no allocation but its ints)."""
+    python_mloops_per_s: Annotated[float, Field(gt=0)]
+    """Millions of the loop's iterations per CPU second of the process, in its fastest slice."""
+    seconds: NonNegativeFloat
+    """Wall seconds both parts took."""
+    cpu_seconds: NonNegativeFloat
+    """CPU seconds both parts took: below `seconds` where the process waited for its CPU."""
+
+
+class PostgresCalibration(Model):
+    """A fixed read-only pgbench run on the seeded database: one primary-key SELECT of an item
+    (`\\set id random(1, 100000)`), its client on the app's CPUs as the database ceiling's is, so
+    that PostgreSQL's CPUs bound it."""
+
+    clients: PositiveInt
+    seconds: PositiveInt
+    """How many one-second pgbench runs, after a one-second warm-up; the best counts."""
+    tps: Annotated[float, Field(gt=0)]
+    """Transactions (one SELECT each) per second, as pgbench reports it: the best run's."""
+    transactions_per_cpu_s: Annotated[float, Field(gt=0)] | None = None
+    """Transactions per CPU second of PostgreSQL's cgroup, the best run's: what machines are
+    compared by, as another process on its CPUs lowers `tps`, not this; absent without cgroups."""
+
+
+class Calibration(Model):
+    """Two fixed workloads at the start of a `./bench run` on this machine: how fast its app's CPUs
+    and its PostgreSQL were, so that records measured on two machines of one kind can be told
+    apart and compared (bench.records.machines). A part that could not run is null, with why."""
+
+    cpu: CpuCalibration | None
+    cpu_failed: str | None = None
+    postgres: PostgresCalibration | None
+    postgres_failed: str | None = None
 
 
 class RunHeader(Model):
@@ -200,6 +304,9 @@ class RunHeader(Model):
     mem_ladder_mib: PositiveInt | None = None
     fault_kind: FaultKind | None = None
     target: Target | None = None
+    calibration: Calibration | None = None
+    """The machine's calibration at the run's start; absent for a --target run and in files
+    written before it existed."""
 
 
 # A record that did not fail has these, and at least one stage.
@@ -250,10 +357,16 @@ class RawResult(RunHeader):
     avatar, since method v4's first-minute runs)."""
     steady_state: SteadyState | None = None
     ladder: Ladder | None = None
+    warmup_class: WarmupClass | None = None
+    """steady, still-warming, slowing or not-settled (bench.judgement.steady.warmup_class): what
+    the warm-up and the ladder's repeated step say of the state the record was measured in.
+    Absent before 2026-12-02, for a ceiling and where nothing could be compared."""
     fault: Fault | None = None
     lost_writes: LostWrites | None
     sql_per_request_by_endpoint: dict[str, NonNegativeFloat]
     """Each endpoint's requests sent one by one after the load, SQL statements counted."""
+    inputs: Inputs | None = None
+    """What the figures follow from, fingerprinted; absent in records written before it was."""
 
     @model_validator(mode="after")
     def _complete_unless_failed(self) -> Self:

@@ -93,6 +93,15 @@ class JvmFigures(Model):
     compiler_cpu_s: NonNegativeFloat | None = None
     """CPU seconds its C1 and C2 compiler threads spent during the step (/proc/PID/task); absent
     before method v4. A step measured while these are well above zero measured a JIT at work."""
+    safepoints: NonNegativeInt | None = None
+    """Safepoints it reached during the step (sun.rt.safepoints): its collections' and every other
+    stop of all its Java threads (a deoptimisation's, a code cache sweep's); absent before
+    2026-12-02."""
+    safepoint_ms_per_s: NonNegativeFloat | None = None
+    """The time its Java threads stood stopped at those safepoints (sun.rt.safepointTime), ms per
+    second of the step; absent as above."""
+    live_threads: NonNegativeInt | None = None
+    """Its live Java threads at the step's end (java.threads.live); absent as above."""
 
 
 class HostFigures(Model):
@@ -234,6 +243,44 @@ class Ladder(Model):
     none held)."""
     capacity_lower_bound: bool = False
     """Every rate held, or the lowest not held was load-generator-bound (method v3)."""
+    repeat: LadderStep | None = None
+    """One full-length step run again after the ladder, on the same process at the same rate and
+    length (`repeated_step`): its CPU per request against the first one's classes the record
+    (WarmupClass). Absent before 2026-12-02 and where no full-length step ran."""
+
+
+class JvmWindow(Model):
+    """A JVM's own counters over one warm-up window (its hsperfdata, bench.measure.host.hsperf)."""
+
+    gc_pauses: NonNegativeInt
+    gc_pause_ms: NonNegativeFloat
+    """Stop-the-world pauses of all its collectors in the window."""
+    heap_used_bytes: NonNegativeInt
+    """The heap's spaces in use at the window's end (for the serial collector: as its last
+    collection left them)."""
+    safepoints: NonNegativeInt
+    safepoint_ms: NonNegativeFloat
+    """Time its Java threads stood stopped at safepoints in the window, the collections' included."""
+    live_threads: NonNegativeInt
+    """At the window's end."""
+
+
+class WindowReadings(Model):
+    """What else one warm-up window read, beside its CPU per request: the machine's steal and CPU
+    pressure, and a JVM's collections, safepoints, heap and threads. What a reader needs to say
+    why a window cost what it did."""
+
+    host: HostFigures | None
+    """Null where /proc/stat could not be read."""
+    jvm: JvmWindow | None = None
+    """Absent for every runtime but a HotSpot JVM."""
+
+
+WarmupClass = Literal["steady", "still-warming", "slowing", "not-settled"]
+"""What the warm-up and the repeated step say of a record (bench.judgement.steady.warmup_class):
+steady (warm-up settled, and the repeated step's CPU per request within 10% of the first's),
+still-warming (the repeat cheaper by more), slowing (dearer by more), not-settled (the warm-up
+reached its cap)."""
 
 
 class SteadyState(Model):
@@ -268,6 +315,9 @@ class SteadyState(Model):
     window (before 2026-12-02: of the JVM's own CPU in the window); absent as above."""
     windows_p50_ms: list[float | None] | None = None
     """The windows' median latency (ms), when settled by it."""
+    windows_readings: list[WindowReadings] | None = None
+    """Each window's steal, CPU pressure and, for a JVM, collections, safepoints, heap and
+    threads; absent before 2026-12-02 and for a --target run."""
     time_s: NonNegativeFloat
     """Time to steady state (or to the cap)."""
     reached: bool

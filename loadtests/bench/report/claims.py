@@ -33,7 +33,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 
 from bench import paths
 from bench.errors import BenchError
-from bench.report.figures import Cell, Spread, fmt, spread
+from bench.report.figures import Cell, Spread, class_counts, fmt, record_class, spread
 from bench.report.pairs import METRICS, Metric, fmt_ratio, ratio, shared_rate
 
 CLAIMS_PATH = paths.ROOT / "docs" / "claims.toml"
@@ -255,11 +255,15 @@ def rests_on(m: Measured, metric: Metric) -> str:
         known = sum(1 for v in metric.values(cell, m.rate) if v is not None)
         runs = len(cell.records) + len(cell.failures)
         counts.append(f"{known}" if known == runs else f"{known} of {runs}")
-        cold = sum(1 for r in cell.records if r.steady_state is not None and not r.steady_state.reached)
-        if cold:
-            unsteady.append(f"{cold} of {cell.stack.label}'s")
+        not_steady = [r for r in cell.records if record_class(r) not in (None, "steady")]
+        if not_steady:
+            # "2 of a's not settled", or where the classes differ "3 of a's (2 not settled, 1 slowing)".
+            classes = {record_class(r) for r in not_steady}
+            counted = class_counts(not_steady)
+            said_as = counted.split(" ", 1)[1] if len(classes) == 1 else f"({counted})"
+            unsteady.append(f"{len(not_steady)} of {cell.stack.label}'s {said_as}")
     said = f"over {' and '.join(counts)} runs"
-    return said + (f", {' and '.join(unsteady)} not at steady state" if unsteady else "")
+    return said + (f", not steady: {' and '.join(unsteady)}" if unsteady else "")
 
 
 VERDICT_MARKS = {

@@ -55,6 +55,32 @@ def fmt_spread(s: Spread | None, digits: int = 0) -> str:
     return f"{fmt(s.median, digits)} ({fmt(s.low, digits)}–{fmt(s.high, digits)})"
 
 
+# How results.md and the page name a record's warm-up class (bench.records.steps.WarmupClass).
+CLASS_WORDS = {
+    "steady": "steady",
+    "still-warming": "still warming",
+    "slowing": "slowing",
+    "not-settled": "not settled",
+}
+
+
+def record_class(record: RawResult) -> str | None:
+    """A record's warm-up class; for one written before the classes, "not-settled" where its
+    warm-up reached the cap, else None (it cannot say more)."""
+    if record.warmup_class is not None:
+        return record.warmup_class
+    if record.steady_state is not None and not record.steady_state.reached:
+        return "not-settled"
+    return None
+
+
+def class_counts(records: Iterable[RawResult]) -> str:
+    """The records' warm-up classes counted, steady first ("4 steady, 2 still warming"); "–" where
+    none has one."""
+    found = [c for r in records if (c := record_class(r)) is not None]
+    return ", ".join(f"{found.count(c)} {word}" for c, word in CLASS_WORDS.items() if c in found) or "–"
+
+
 class Figure(TypedDict):
     """One figure over runs: the median, the range, and the raw file of the run it came from."""
 

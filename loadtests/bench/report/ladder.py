@@ -7,12 +7,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TypeVar
 
-from bench.judgement.bounds import limited_by_loadgen
+from bench.judgement.bounds import generator_below_postgres, limited_by_loadgen, shared_cpu_full
 from bench.judgement.ladder import decisive, stopping_step
 from bench.records import RawResult
 from bench.records.steps import LadderStep
 from bench.report.at_rate import held_points, held_step, reading_at
-from bench.report.figures import Cell, fmt, fmt_spread, median, noise_marks, of_runs, spread
+from bench.report.figures import Cell, class_counts, fmt, fmt_spread, median, noise_marks, of_runs, spread
+from bench.scenarios import SCENARIOS
 
 T = TypeVar("T")
 
@@ -166,7 +167,9 @@ def _steady(cell: Cell) -> str:
         return "–"
     text = fmt(median([s.time_s for s in states]), 0)
     capped = sum(1 for s in states if not s.reached)
-    return text + (f" (cap hit in {capped} of {len(states)})" if capped else "")
+    classes = class_counts(cell.records)
+    text += f" (cap hit in {capped} of {len(states)})" if capped else ""
+    return text + (f"; {classes}" if classes != "–" else "")
 
 
 def _stopped_by_loadgen(cell: Cell) -> bool:
@@ -195,6 +198,40 @@ def efficiency(cell: Cell, ceiling: Cell | None) -> str:
         return "–"
     bound_only = any(s.held for s in last_steps(ceiling))
     return ("≤ " if bound_only else "") + f"{mine / limit * 100:.0f}%"
+
+
+def top_held_step(record: RawResult) -> LadderStep | None:
+    """A run's highest full-length step held, where its capacity was measured."""
+    if record.ladder is None:
+        return None
+    held = [s for s in record.ladder.steps if s.held and not s.probe]
+    return max(held, key=lambda s: s.offered_rps, default=None)
+
+
+def generator_sentence(scenario: str, cells: list[Cell]) -> str | None:
+    """For a scenario whose ladder vegeta sends: in how many runs, at the top held step, vegeta
+    spent less CPU than PostgreSQL (the write generator's target, docs/method.md), and in how many
+    CPU 1 was full there, so bound by that CPU rather than by the stack. None for another scenario."""
+    known = SCENARIOS.get(scenario)
+    if known is None or known.ladder_tool != "vegeta":
+        return None
+    cpus = [step.cpu for c in cells for r in c.records if (step := top_held_step(r)) is not None and step.cpu]
+    judged = [(cpu, under) for cpu in cpus if (under := generator_below_postgres(cpu)) is not None]
+    if not judged:
+        return None
+    below = sum(1 for _, under in judged if under)
+    full = sum(1 for cpu, _ in judged if shared_cpu_full(cpu))
+    shares = [cpu.loadgen_cpu_share for cpu, _ in judged]
+    return (
+        f"vegeta, at each run's highest full-length step held: below PostgreSQL's CPU in {below} of {len(judged)} "
+        f"runs (its target: all of them), at {fmt(min(shares) * 100)}–{fmt(max(shares) * 100)}% of its CPUs; "
+        + (
+            f"CPU 1 (PostgreSQL and the load generator together) at 90% or more in {full} of them, whose capacity "
+            "that CPU bounded, not the stack."
+            if full
+            else "CPU 1 under 90% in every one."
+        )
+    )
 
 
 def ladder_table(scenario: str, cells: list[Cell], ceiling: Cell | None = None) -> list[str]:
@@ -290,4 +327,5 @@ def ladder_table(scenario: str, cells: list[Cell], ceiling: Cell | None = None) 
             ", ".join(notes),
         ]
         lines.append("| " + " | ".join(columns) + " |")
-    return [*lines, ""]
+    said = generator_sentence(scenario, laddered)
+    return [*lines, *(["", said] if said is not None else []), ""]

@@ -18,7 +18,7 @@ from bench.report.sections import fault_section, ladder_section, soak_section
 from bench.report.study import study_section
 from bench.report.summary import summary_section
 from bench.report.tables import (
-    commits,
+    commit_counts,
     environment_table,
     measured_at,
     memory_section,
@@ -119,7 +119,7 @@ def render(
         lines += ["## Charts", ""]
         for path, title in charts:
             lines += [f"![{title}]({path.relative_to(out_md.parent).as_posix()})", ""]
-    lines += environment_table(records, runs, commits(records))
+    lines += environment_table(records, runs, commit_counts(records))
     out_md.write_text("\n".join(lines).rstrip() + "\n")
     return out_md
 

@@ -24,7 +24,7 @@ from bench.errors import BenchError
 from bench.records import RawResult
 from bench.records.steps import LadderStep
 from bench.report.at_rate import reading_at
-from bench.report.figures import MIB, Cell, Figure, figure, group_cells, median
+from bench.report.figures import MIB, Cell, Figure, class_counts, figure, group_cells, median
 from bench.report.first_minute import ChartData, first_minute_data
 from bench.report.ladder import (
     common_rate,
@@ -106,6 +106,8 @@ class StackFigures(TypedDict):
     smallest_cap_mib: Figure
     startup_s: Figure
     steady_s: Figure
+    warmup_classes: str
+    """Its records' warm-up classes counted, as results.md's summary says them."""
     scenarios: dict[str, ScenarioFigures]
 
 
@@ -236,6 +238,7 @@ def site_data(
                 "smallest_cap_mib": caps.get(label, figure([])),
                 "startup_s": process["startup_s"],
                 "steady_s": process["steady_s"],
+                "warmup_classes": "–" if is_ceiling else class_counts(r for r in mine if not r.failed),
                 "scenarios": figures,
             }
         )

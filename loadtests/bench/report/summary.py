@@ -11,7 +11,7 @@ from collections.abc import Iterable
 
 from bench.records import RawResult
 from bench.report.at_rate import reading_at, said_at
-from bench.report.figures import MIB, Cell, fmt, median
+from bench.report.figures import MIB, Cell, class_counts, fmt, median
 from bench.report.ladder import (
     common_rate,
     has_ladder,
@@ -150,8 +150,8 @@ def summary_section(
         "",
         "| stack | "
         + " | ".join(f"{_short_name(s)} req/s" for s in scenarios)
-        + " | idle MiB | peak MiB | smallest cap | start-up s | steady state s |",
-        "|" + " --- |" * (len(scenarios) + 6),
+        + " | idle MiB | peak MiB | smallest cap | start-up s | steady state s | warm-up classes |",
+        "|" + " --- |" * (len(scenarios) + 7),
     ]
     for name in names:
         mine = records[name]
@@ -169,7 +169,7 @@ def summary_section(
             + f" | {fmt(median([r.idle_memory_bytes for r in cold]), 0, MIB)}"
             + f" | {fmt(median(per_run_peak(mine)), 0, MIB)}"
             + f" | {f'{caps[name]} MiB' if name in caps else '–'}"
-            + f" | {fmt(median([r.startup_s for r in cold]), 1)} | {_steady(mine)} |"
+            + f" | {fmt(median([r.startup_s for r in cold]), 1)} | {_steady(mine)} | {class_counts(mine)} |"
         )
     lines += [
         "",

@@ -6,6 +6,7 @@ from collections import defaultdict
 
 from bench.judgement.bounds import limited_by_loadgen
 from bench.records import RawResult, StackInfo
+from bench.records.machines import describe_calibration, describe_identity, machines
 from bench.report.figures import MIB, Cell, fmt, fmt_spread, median, noise_marks
 from bench.report.ladder import has_ladder, ladder_table
 
@@ -31,6 +32,16 @@ def commits(records: list[RawResult]) -> str:
     return "; ".join([f"`{main[0]}` for the rest"] + [f"`{commit}` for {what(stacks)}" for commit, stacks in others])
 
 
+def commit_counts(records: list[RawResult]) -> str:
+    """Each commit `records` were measured at, with how many: `--resume` keeps records across
+    commits that left their inputs alone, so a publication's sittings can name several."""
+    counts: dict[str, int] = defaultdict(int)
+    for record in records:
+        counts[str(record.git_commit)[:12]] += 1
+    ordered = sorted(counts.items(), key=lambda item: (-item[1], item[0]))
+    return "; ".join(f"`{commit}` ({n} record{'s' if n != 1 else ''})" for commit, n in ordered)
+
+
 def measured_at(records: list[RawResult]) -> str:
     """The commit(s) and UTC dates of `records`' runs, as each table names them."""
     dates = sorted({r.started_at.date().isoformat() for r in records if r.started_at is not None})
@@ -41,7 +52,27 @@ def measured_at(records: list[RawResult]) -> str:
 def _machine_of(record: RawResult) -> tuple[str, str]:
     machine = record.machine
     gib = fmt(machine.memory_bytes, 1, 1 << 30)
-    return f"{machine.cpu_model}, {machine.cores} cores, {gib} GiB", f"{machine.os}, kernel {machine.kernel}"
+    identity = describe_identity(machine)
+    return (
+        f"{machine.cpu_model}{f' ({identity})' if identity else ''}, {machine.cores} cores, {gib} GiB",
+        f"{machine.os}, kernel {machine.kernel}",
+    )
+
+
+def _calibration_rows(records: list[RawResult]) -> list[tuple[str, str]]:
+    """The calibration of the records' machine; where they come from more than one (another
+    identity, or calibrations over 5% apart), a row that says so, with each one's figures."""
+    groups = machines(records)
+    if len(groups) == 1:
+        calibration = groups[0][0].calibration
+        return [("calibration", describe_calibration(calibration))] if calibration is not None else []
+    said = [
+        f"{_machine_of(group[0])[0]}: "
+        + (describe_calibration(group[0].calibration) if group[0].calibration is not None else "not calibrated")
+        + f" ({len(group)} record{'s' if len(group) > 1 else ''})"
+        for group in groups
+    ]
+    return [("machines", f"these records come from {len(groups)} machines: " + " · ".join(said))]
 
 
 def _machines(records: list[RawResult]) -> tuple[str, str]:
@@ -77,6 +108,7 @@ def environment_table(records: list[RawResult], runs: int, commit: str) -> list[
     rows = [
         ("machine", machine_row),
         ("system", system_row),
+        *_calibration_rows(records),
         ("profile", f"{record.profile}, {runs} run(s) per stack × scenario"),
     ]
     if caps is None or record.target is not None:
@@ -103,7 +135,7 @@ def environment_table(records: list[RawResult], runs: int, commit: str) -> list[
             for client in sorted({r.cpu_split.loadgen for r in records if _client_on_app_cpus(r)})
         ],
         ("cgroups", record.cgroups or "none (caps not applied)"),
-        ("git commit", commit),
+        ("git commits", commit),
     ]
     rows += [("warning", warning) for warning in record.warnings]
     return ["## Environment", "", "| | |", "| --- | --- |", *[f"| {k} | {v} |" for k, v in rows], ""]

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import hashlib
 import os
 import platform
 import subprocess
+from collections.abc import Sequence
 from pathlib import Path
 
 from bench import paths
@@ -20,19 +22,9 @@ def _first_line(argv: list[str]) -> str | None:
     return text.splitlines()[0] if text else None
 
 
-def cpu_model() -> str:
+def memory_bytes(proc: Path = Path("/proc")) -> int:
     try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or "unknown"
-
-
-def memory_bytes() -> int:
-    try:
-        for line in Path("/proc/meminfo").read_text().splitlines():
+        for line in (proc / "meminfo").read_text().splitlines():
             if line.startswith("MemTotal:"):
                 return int(line.split()[1]) * 1024
     except OSError:
@@ -50,11 +42,13 @@ def os_name() -> str:
     return platform.system()
 
 
-def git_commit() -> str | None:
-    """HEAD, with "-dirty" if a tracked file other than results.md and those under results/ has
-    changed: what a run writes there (results.md, raw files, charts) is its output, not the code
-    that measured it, so a run that goes on from an earlier one's uncommitted records (--resume)
-    names the same commit, even after a run that wrote results.md with a record failed."""
+def git_commit(measured: Sequence[str] = (".",)) -> str | None:
+    """HEAD, with "-dirty" if a tracked file of the pathspecs `measured` has changed, other than
+    results.md and those under results/: what a run writes there (results.md, raw files, charts)
+    is its output, not the code that measured it, so a run that goes on from an earlier one's
+    uncommitted records (--resume) names the same commit. A run passes the inputs it measures
+    from (bench.measure.plan.inputs.measured_pathspecs), so that docs edited beside it do not
+    mark its records dirty."""
     commit = _first_line(["git", "-C", str(paths.ROOT), "rev-parse", "HEAD"])
     if commit is None or len(commit) != 40:
         return None
@@ -62,20 +56,73 @@ def git_commit() -> str | None:
     published = paths.result_paths("quick")
     run_output = [f":(exclude){p.relative_to(paths.ROOT)}" for p in (published.output, published.target)]
     dirty = subprocess.run(
-        ["git", "-C", str(paths.ROOT), "status", "--porcelain", "--untracked-files=no", "--", ".", *run_output],
+        ["git", "-C", str(paths.ROOT), "status", "--porcelain", "--untracked-files=no", "--", *measured, *run_output],
         capture_output=True,
         text=True,
     ).stdout.strip()
     return commit + ("-dirty" if dirty else "")
 
 
-def machine() -> Machine:
+def first_processor(cpuinfo: str) -> dict[str, str]:
+    """The fields of /proc/cpuinfo's first processor: every processor of a machine is the same
+    model, and the first block is the one every architecture prints."""
+    fields: dict[str, str] = {}
+    for line in cpuinfo.splitlines():
+        if not line.strip():
+            if fields:
+                break
+            continue
+        key, sep, value = line.partition(":")
+        if sep:
+            fields.setdefault(key.strip(), value.strip())
+    return fields
+
+
+def _number(text: str | None) -> int | None:
+    try:
+        return int(text) if text is not None else None
+    except ValueError:
+        return None
+
+
+def flags_digest(flags: str) -> str:
+    """16 hex digits that change when the CPU exposes another feature, in whatever order it lists them."""
+    return hashlib.sha256(" ".join(sorted(flags.split())).encode()).hexdigest()[:16]
+
+
+def hypervisor(flags: list[str], sysfs: Path = Path("/sys")) -> str | None:
+    """The hypervisor's name where the CPU says it runs under one; None on bare metal."""
+    if "hypervisor" not in flags:
+        return None
+    try:
+        name = (sysfs / "hypervisor" / "type").read_text().strip()
+    except OSError:
+        name = ""
+    # --vm: in a container it would name the container (docker), not the machine under it.
+    name = name or _first_line(["systemd-detect-virt", "--vm"]) or ""
+    return name if name and name != "none" else "unknown"
+
+
+def machine(proc: Path = Path("/proc"), sysfs: Path = Path("/sys")) -> Machine:
+    try:
+        cpu = first_processor((proc / "cpuinfo").read_text())
+    except OSError:
+        cpu = {}
+    # ARM's cpuinfo names its flags "Features" and has no model name, family or microcode.
+    flags = cpu.get("flags", cpu.get("Features"))
     return Machine(
-        cpu_model=cpu_model(),
+        cpu_model=cpu.get("model name") or platform.processor() or "unknown",
         cores=os.cpu_count() or 1,
-        memory_bytes=memory_bytes(),
+        memory_bytes=memory_bytes(proc),
         kernel=platform.release(),
         os=os_name(),
+        cpu_family=_number(cpu.get("cpu family")),
+        cpu_model_number=_number(cpu.get("model")),
+        stepping=_number(cpu.get("stepping")),
+        microcode=cpu.get("microcode"),
+        cache_size=cpu.get("cache size"),
+        flags_sha256=flags_digest(flags) if flags is not None else None,
+        hypervisor=hypervisor(flags.split() if flags else [], sysfs),
     )
 
 

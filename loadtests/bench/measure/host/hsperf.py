@@ -29,6 +29,12 @@ HEAP_USED = re.compile(r"sun\.gc\.generation\.\d+\.space\.\d+\.used")
 TICKS_PER_SECOND = "sun.os.hrt.frequency"
 # Every method compilation the JIT has finished, C1's and C2's, OSR included (CompileBroker).
 TOTAL_COMPILES = "sun.ci.totalCompiles"
+# Every safepoint the VM reached and the ticks its threads spent stopped at them (what
+# `-Xlog:safepoint` totals): the GC's pauses are among them, and so are a deoptimisation's, a
+# biased lock's revocation's and a code cache sweep's, which no collector counter shows.
+SAFEPOINTS = "sun.rt.safepoints"
+SAFEPOINT_TIME = "sun.rt.safepointTime"
+LIVE_THREADS = "java.threads.live"
 
 
 class NotPerfData(ValueError):
@@ -38,13 +44,34 @@ class NotPerfData(ValueError):
 @dataclass(frozen=True)
 class JvmReading:
     """A JVM's counters at one moment: every collector's pauses summed (what jstat's GCT sums),
-    the heap's spaces in use, and the compilations its JIT has finished."""
+    the heap's spaces in use, the compilations its JIT has finished, its safepoints and its live
+    Java threads."""
 
     gc_ticks: int
     gc_pauses: int
     heap_used_bytes: int
     ticks_per_second: int
     compiles: int = 0
+    safepoints: int = 0
+    safepoint_ticks: int = 0
+    live_threads: int = 0
+
+
+def combined(readings: list[JvmReading]) -> JvmReading | None:
+    """Several JVMs' readings as one (a stack runs one; its counters are summed, ticks kept in
+    the first one's frequency, which HotSpot sets from the same clock for all); None for none."""
+    if not readings:
+        return None
+    return JvmReading(
+        gc_ticks=sum(r.gc_ticks for r in readings),
+        gc_pauses=sum(r.gc_pauses for r in readings),
+        heap_used_bytes=sum(r.heap_used_bytes for r in readings),
+        ticks_per_second=readings[0].ticks_per_second,
+        compiles=sum(r.compiles for r in readings),
+        safepoints=sum(r.safepoints for r in readings),
+        safepoint_ticks=sum(r.safepoint_ticks for r in readings),
+        live_threads=sum(r.live_threads for r in readings),
+    )
 
 
 class PerfData:
@@ -107,6 +134,9 @@ class PerfData:
             heap_used_bytes=self.total(HEAP_USED),
             ticks_per_second=self.value(TICKS_PER_SECOND) or 1_000_000_000,
             compiles=self.value(TOTAL_COMPILES) or 0,
+            safepoints=self.value(SAFEPOINTS) or 0,
+            safepoint_ticks=self.value(SAFEPOINT_TIME) or 0,
+            live_threads=self.value(LIVE_THREADS) or 0,
         )
 
     def close(self) -> None:

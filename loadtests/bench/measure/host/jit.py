@@ -14,17 +14,19 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from bench.measure.host.hsperf import PerfData, open_jvms
+from bench.measure.host.hsperf import JvmReading, PerfData, combined, open_jvms
 
 COMPILER_THREADS = ("C1 CompilerThre", "C2 CompilerThre")
 
 
 @dataclass(frozen=True)
 class JitReading:
-    """A JVM's finished compilations and its compiler threads' CPU seconds at one moment."""
+    """A JVM's finished compilations and its compiler threads' CPU seconds at one moment, with the
+    rest of its counters."""
 
     compiles: int
     compiler_cpu_s: float
+    counters: JvmReading | None = None
 
 
 def compiler_cpu_seconds(pids: list[int], proc: Path = Path("/proc")) -> float:
@@ -63,8 +65,9 @@ class JitMeter:
     def read(self) -> JitReading | None:
         if not self.jvms:
             return None
-        compiles = sum(jvm.read().compiles for jvm in self.jvms)
-        return JitReading(compiles, compiler_cpu_seconds(self.pids, self.proc))
+        counters = combined([jvm.read() for jvm in self.jvms])
+        assert counters is not None
+        return JitReading(counters.compiles, compiler_cpu_seconds(self.pids, self.proc), counters)
 
     def close(self) -> None:
         for jvm in self.jvms:

@@ -191,10 +191,16 @@ class ResourceSampler:
         self.heap.append(sum(r.heap_used_bytes for r in last))
         compiler_cpu_s = compiler_cpu_seconds(self._pids(), self.proc) - self.compiler_cpu_s
         paused_s = sum((b.gc_ticks - a.gc_ticks) / a.ticks_per_second for a, b in zip(self.first, last, strict=True))
+        stopped_s = sum(
+            (b.safepoint_ticks - a.safepoint_ticks) / a.ticks_per_second for a, b in zip(self.first, last, strict=True)
+        )
         return JvmFigures(
             gc_pause_ms_per_s=max(paused_s, 0.0) * 1000 / wall_s if wall_s > 0 else 0.0,
             gc_pauses=max(sum(b.gc_pauses - a.gc_pauses for a, b in zip(self.first, last, strict=True)), 0),
             heap_used_peak_bytes=max(self.heap),
             compilations=max(sum(b.compiles - a.compiles for a, b in zip(self.first, last, strict=True)), 0),
             compiler_cpu_s=max(compiler_cpu_s, 0.0),
+            safepoints=max(sum(b.safepoints - a.safepoints for a, b in zip(self.first, last, strict=True)), 0),
+            safepoint_ms_per_s=max(stopped_s, 0.0) * 1000 / wall_s if wall_s > 0 else 0.0,
+            live_threads=sum(r.live_threads for r in last),
         )

@@ -23,6 +23,7 @@ from bench.judgement.ladder import (
     stop_reasons,
     stopping_step,
 )
+from bench.judgement.steady import repeated_step
 from bench.measure.load.figures import LoadFigures
 from bench.measure.phases.context import Context
 from bench.measure.phases.probes import StageMeter, Statements
@@ -181,15 +182,17 @@ def run_ladder(
     label: str,
     statements: Statements | None,
     alive: Callable[[], bool] = lambda: True,
+    repeat: bool = True,
 ) -> Ladder:
     """The probes, then the full-length steps they seed (`climb`); each step readied before its
-    measurement begins (`prepare_step`)."""
+    measurement begins (`prepare_step`); then, if `repeat`, one of the full-length steps again
+    (`repeated_step`). A ceiling has no warm-up to classify and runs none."""
     timing = OPEN_TIMING[ctx.plan.profile]
 
-    def measure_once(rate: float, bisecting: bool, probe: bool) -> LadderStep:
+    def measure_once(rate: float, bisecting: bool, probe: bool, tag: str = "") -> LadderStep:
         seconds = timing.probe_s if probe else step_seconds(timing, rate)
         doing = ("probe, " if probe else "") + ("bisecting" if bisecting else "ladder")
-        send = prepare_step(rate, seconds, f"{'probe' if probe else 'rate'}{rate:g}")
+        send = prepare_step(rate, seconds, tag or f"{'probe' if probe else 'rate'}{rate:g}")
         ctx.display.update(f"{label}: {rate:,g} req/s offered for {seconds} s ({doing})")
         with StageMeter(ctx.roles, statements) as meter:
             figures = send()
@@ -201,7 +204,7 @@ def run_ladder(
         return without_steal(lambda: measure_once(rate, bisecting, probe), alive=alive)
 
     steps = climb([float(r) for r in scenario.rates], measure, alive=alive)
-    return Ladder(
+    ladder = Ladder(
         objective_p99_ms=scenario.objective_ms,
         rates=list(scenario.rates),
         bisect_ratio=BISECT_RATIO,
@@ -210,3 +213,11 @@ def run_ladder(
         capacity_rps=capacity(steps),
         capacity_lower_bound=capacity_lower_bound(steps),
     )
+    first = repeated_step(steps)
+    if repeat and first is not None and alive():
+        # The same rate and length again on the same process: whether its requests still got
+        # cheaper, or dearer, since (bench.judgement.steady.warmup_class).
+        ctx.display.update(f"{label}: {first.offered_rps:,g} req/s again (the repeated step)")
+        rate, bisecting = first.offered_rps, first.bisection
+        ladder.repeat = without_steal(lambda: measure_once(rate, bisecting, False, f"repeat{rate:g}"), alive=alive)
+    return ladder

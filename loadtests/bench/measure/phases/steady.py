@@ -23,12 +23,14 @@ from bench.judgement.steady import (
     jit_quiet,
     settled,
 )
+from bench.measure.host.hsperf import JvmReading
 from bench.measure.host.jit import JitMeter, JitReading
+from bench.measure.host.machine import HostReading, host_figures
 from bench.measure.load.figures import LoadFigures
 from bench.measure.phases.context import Context
 from bench.measure.phases.ladder import PrepareStep
 from bench.profiles import OPEN_TIMING
-from bench.records.steps import SteadyState
+from bench.records.steps import JvmWindow, SteadyState, WindowReadings
 from bench.scenarios import Scenario
 
 # Runs one window at a fixed rate: (rate, seconds, tag) -> the load generator's figures.
@@ -48,6 +50,8 @@ class Window(NamedTuple):
     """A JVM's compiler threads' CPU as a share of the app's CPU set over the window."""
     cpu_s: float | None = None
     """The app's CPU seconds over the window."""
+    readings: WindowReadings | None = None
+    """The machine's steal and pressure and a JVM's counters over the window."""
 
 
 ReadWindow = Callable[[], Window]
@@ -61,6 +65,7 @@ class Warmup:
     shares: list[float | None] = field(default_factory=list)
     compilations: list[int | None] = field(default_factory=list)
     compiler_shares: list[float | None] = field(default_factory=list)
+    readings: list[WindowReadings | None] = field(default_factory=list)
     rates: list[float] = field(default_factory=list)
     seconds: float = 0.0
     reached: bool = False
@@ -110,6 +115,7 @@ def _run_windows(
                 warmup.shares.append(window.share)
                 warmup.compilations.append(window.compilations)
                 warmup.compiler_shares.append(window.compiler_share)
+                warmup.readings.append(window.readings)
                 warmup.rates.append(rate)
                 judged, judged_shares = warmup.windows[first:], warmup.shares[first:]
                 if settled(judged, judged_shares if judge_shares else None, spread=spread, trend=trend) and jit_quiet(
@@ -159,6 +165,8 @@ def reach_steady_state(
         # Set only for a JVM (records are written without unset fields).
         steady.windows_compilations = warmup.compilations
         steady.windows_compiler_cpu_share = warmup.compiler_shares
+    if all(r is not None for r in warmup.readings):
+        steady.windows_readings = [r for r in warmup.readings if r is not None]
     return steady
 
 
@@ -174,6 +182,7 @@ class AppCpu:
         self.seconds = self.app.cpu_seconds() if self.app is not None else None
         self.at = time.monotonic()
         self.compiled: JitReading | None = self.jit.read() if self.jit is not None else None
+        self.host = _host_reading()
 
     def window(self, requests: int | None) -> Window:
         """Since the last reading, over `requests` requests."""
@@ -181,20 +190,50 @@ class AppCpu:
             return Window(None, None)
         now, at = self.app.cpu_seconds(), time.monotonic()
         compiled = self.jit.read() if self.jit is not None else None
+        host = _host_reading()
         cpu_s, wall_s = now - self.seconds, at - self.at
         before, self.seconds, self.at, self.compiled = self.compiled, now, at, compiled
+        host_before, self.host = self.host, host
         compilations = compiler_share = None
+        jvm = None
         if compiled is not None and before is not None:
             compilations = compiled.compiles - before.compiles
             compiler_s = compiled.compiler_cpu_s - before.compiler_cpu_s
             compiler_share = compiler_s / wall_s / self.cpus if wall_s > 0 else 0.0
+            if compiled.counters is not None and before.counters is not None:
+                jvm = jvm_window(before.counters, compiled.counters)
+        readings = WindowReadings(
+            host=host_figures(host_before, host) if host_before is not None and host is not None else None,
+            **({"jvm": jvm} if jvm is not None else {}),
+        )
         if not requests or wall_s <= 0:
-            return Window(None, None, compilations, compiler_share, cpu_s)
-        return Window(cpu_s * 1000 / requests, cpu_s / wall_s / self.cpus, compilations, compiler_share, cpu_s)
+            return Window(None, None, compilations, compiler_share, cpu_s, readings)
+        share = cpu_s / wall_s / self.cpus
+        return Window(cpu_s * 1000 / requests, share, compilations, compiler_share, cpu_s, readings)
 
     def close(self) -> None:
         if self.jit is not None:
             self.jit.close()
+
+
+def _host_reading() -> HostReading | None:
+    try:
+        return HostReading.take()
+    except (OSError, ValueError):
+        return None
+
+
+def jvm_window(before: JvmReading, after: JvmReading) -> JvmWindow:
+    """A JVM's counters over a window, from its readings at the window's ends."""
+    ms_per_tick = 1000 / (before.ticks_per_second or 1_000_000_000)
+    return JvmWindow(
+        gc_pauses=max(after.gc_pauses - before.gc_pauses, 0),
+        gc_pause_ms=max(after.gc_ticks - before.gc_ticks, 0) * ms_per_tick,
+        heap_used_bytes=after.heap_used_bytes,
+        safepoints=max(after.safepoints - before.safepoints, 0),
+        safepoint_ms=max(after.safepoint_ticks - before.safepoint_ticks, 0) * ms_per_tick,
+        live_threads=after.live_threads,
+    )
 
 
 def cpu_window_runs(ctx: Context, prepare_window: PrepareStep) -> OpenWindows:

@@ -28,6 +28,9 @@ OHA_RUN_S = 0.4
 VEGETA_RUN_S = 1.3
 RUN_S = {"k6": K6_RUN_S, "oha": OHA_RUN_S, "vegeta": VEGETA_RUN_S}
 PGBENCH_RUN_S = 0.5
+# The machine's calibration at the start of every `./bench run` here (bench.measure.run.calibration):
+# about 6 s of the app's CPU workload and 11 s of pgbench, and their start-up.
+CALIBRATION_S = 20.0
 JOB_S = 8.0
 # Without an earlier run of the same stack × scenario to go by, the mean of the first repeat of
 # the publication at 35f04db (ten stacks, eight variants, six scenarios; docs/method.md, Time): a
@@ -99,8 +102,21 @@ def estimate_seconds(
         # A JVM's cap is the longer one; another runtime's observed warm-up never reaches it.
         + min(steady, open_timing.warmup_cap_s(jvm=True) + window)
         + _ladder_s(scenario, profile, observed, per_step)
+        + _repeat_s(scenario, profile, observed, per_step)
         + replication
     )
+
+
+def _repeat_s(scenario: Scenario, profile: str, observed: Observed | None, per_run: float) -> float:
+    """The full-length step run again after the ladder (bench.judgement.steady.repeated_step): the
+    first full-length rate an earlier run stepped, else the scenario's rate that DEFAULT_LADDER_SHARE
+    of its grid reaches."""
+    timing = OPEN_TIMING[profile]
+    if observed is not None and observed.full_rates:
+        rate = observed.full_rates[0]
+    else:
+        rate = float(scenario.rates[max(0, round(DEFAULT_LADDER_SHARE * len(scenario.rates)) - 2)])
+    return step_seconds(timing, rate) + per_run
 
 
 def _ladder_s(scenario: Scenario, profile: str, observed: Observed | None, per_run: float) -> float:

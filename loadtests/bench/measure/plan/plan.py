@@ -7,12 +7,12 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from bench.errors import BenchError
 from bench.manifest import Stack
 from bench.measure.host import cgroups
 from bench.measure.plan.ceilings import ceiling_of
-from bench.measure.plan.estimate import Observed, estimate_seconds
-from bench.records import CpuSplit, FaultKind, Profile, RawResult
+from bench.measure.plan.estimate import CALIBRATION_S, Observed, estimate_seconds
+from bench.measure.plan.inputs import Fingerprints
+from bench.records import METHOD, Caps, CpuSplit, FaultKind, Inputs, Profile, RawResult, Versions
 from bench.scenarios import Scenario
 
 # A job of a plan: the stack's (or ceiling's) name, the scenario's, the run number.
@@ -65,8 +65,18 @@ class Plan:
     """What earlier runs of a stack × scenario took (observed_runs): the estimate follows them."""
 
     kept: dict[JobKey, RawResult] = field(default_factory=dict)
-    """Records of an earlier run of this commit that --resume keeps (kept_records): their jobs
-    are not run again."""
+    """Records of earlier runs that --resume keeps (kept_records): measured the way this run
+    measures, from the same inputs. Their jobs are not run again."""
+
+    inputs: Fingerprints | None = None
+    """Today's fingerprints (bench.measure.plan.inputs), taken once as the run is planned
+    (plan_run): each record carries its own. None outside a git checkout, or where a test made the
+    plan: its records carry none."""
+
+    def inputs_of(self, stack: Stack | None) -> dict[str, Inputs]:
+        """A record's `inputs` field for a job of `stack` (a ceiling's or a --target run's: None),
+        or no field where the plan has no fingerprints."""
+        return {} if self.inputs is None else {"inputs": self.inputs.of(stack)}
 
     def stack_scenarios(self, name: str) -> list[Scenario]:
         """The plan's scenarios that stack (or ceiling) `name` is measured in: a variant's only
@@ -82,7 +92,7 @@ class Plan:
     def estimate_seconds(self) -> float:
         """Every job of the plan, the ceilings' included."""
         known = self.observed
-        total = 0.0
+        total = CALIBRATION_S
         for run_number in range(1, self.repeat + 1):
             if self.ceilings:
                 for scenario in self.scenarios:
@@ -107,10 +117,12 @@ class Plan:
         """The memory ladder (execute_ladder, bench.measure.run.orchestrate): each stack down the
         caps as far as its latest ladder went (`ladder_rungs`; every cap without one), each cap
         one closed-model run of the plan's scenarios, no ceilings."""
-        total = 0.0
+        # One calibration for the whole ladder (bench.measure.run.orchestrate.execute_ladder).
+        total = CALIBRATION_S
         for stack in self.stacks:
             one_cap = dataclasses.replace(self, stacks=[stack], ceilings=False, mem_ladder_mib=MEM_LADDER_MIB[0])
-            total += rungs.get(getattr(stack, "name", ""), len(MEM_LADDER_MIB)) * one_cap.estimate_seconds()
+            caps = rungs.get(getattr(stack, "name", ""), len(MEM_LADDER_MIB))
+            total += caps * (one_cap.estimate_seconds() - CALIBRATION_S)
         return total
 
 
@@ -120,20 +132,62 @@ def measured_in(stack: Stack) -> tuple[str, ...] | None:
     return getattr(stack, "variant_scenarios", None)
 
 
-def kept_records(raw_dir: Path, commit: str | None) -> dict[JobKey, RawResult]:
-    """The records in `raw_dir` that a run of `commit` can go on from: measured at that commit,
-    not failed. A tree with changes outside results/ and results.md has no commit to go on
-    from."""
-    if commit is None or commit.endswith("-dirty"):
-        raise BenchError(
-            "--resume keeps records only of the commit that measures the rest, and this tree has changes "
-            "outside results/ and results.md (or is not a git checkout): commit or stash them first"
-        )
+@dataclass(frozen=True)
+class Today:
+    """What a record must share with today's run for --resume to keep it (kept_records)."""
+
+    profile: Profile
+    split: CpuSplit
+    caps: Caps
+    versions: Versions
+    """Today's tools as they answer before the run: a load generator not built yet is None."""
+    inputs: Fingerprints
+    commit: str | None
+    """HEAD (environment.git_commit, "-dirty" after a change to what the run measures from)."""
+    method: int = METHOD
+
+
+# The tools whose version bears on a figure; Python's is the runner's, pinned by its lock.
+MEASURING_TOOLS = ("postgres", "k6", "oha", "vegeta")
+
+
+def kept_records(raw_dir: Path, today: Today) -> dict[JobKey, RawResult]:
+    """The records in `raw_dir` that today's run can go on from: not failed, measured by the same
+    method and profile, tools, CPU split and caps, from the same inputs (Inputs: the runner's
+    measuring code, db/, spec/, compose.yaml and, but for a ceiling, the stack's sources). Docs,
+    the report or another stack may have changed since: a publication's sittings span commits."""
     kept: dict[JobKey, RawResult] = {}
     for record in _readable_records(raw_dir):
-        if record.git_commit == commit and record.failed is None:
+        if record.failed is None and _measured_as_today(record, today):
             kept[(record.stack.name, record.scenario, record.run)] = record
     return kept
+
+
+def _measured_as_today(record: RawResult, today: Today) -> bool:
+    if record.method != today.method or record.profile != today.profile:
+        return False
+    if record.mem_ladder_mib is not None or record.fault_kind is not None or record.target is not None:
+        return False
+    if record.caps is None or record.caps.model_dump() != today.caps.model_dump():
+        return False
+    # The database ceiling's client runs on the app's CPUs, and its record says so
+    # (bench.measure.host.roles.client_on_app_cpus).
+    splits = [today.split]
+    if record.kind == "ceiling":
+        splits.append(today.split.model_copy(update={"loadgen": today.split.app}))
+    if record.cpu_split.model_dump() not in [s.model_dump() for s in splits]:
+        return False
+    # A record names only the tools its run used; the version of each must be today's.
+    for tool in MEASURING_TOOLS:
+        theirs = getattr(record.versions, tool)
+        if theirs is not None and theirs != getattr(today.versions, tool):
+            return False
+    if record.inputs is None:
+        # Written before records carried their inputs: kept only if measured at today's commit,
+        # unchanged since (the rule before inputs).
+        return today.commit is not None and not today.commit.endswith("-dirty") and record.git_commit == today.commit
+    expected = today.inputs.expected(None if record.kind == "ceiling" else record.stack.name)
+    return record.inputs.model_dump() == expected.model_dump()
 
 
 def observed_runs(*raw_dirs: Path) -> dict[tuple[str, str], Observed]:

@@ -50,7 +50,9 @@ def run_ceiling(ctx: Context, scenario: Scenario, run_number: int) -> RawResult:
                 name = f"ceiling-{scenario.name}"
                 if ctx.plan.open_model:
                     run_step = read_mix_step(ctx, scenario, base_url=base_url, dialect="api", name=name, label=label)
-                    ladder = run_ladder(ctx, scenario, sent_at_once(run_step), label=label, statements=statements)
+                    ladder = run_ladder(
+                        ctx, scenario, sent_at_once(run_step), label=label, statements=statements, repeat=False
+                    )
                 else:
                     stages = read_mix_stages(
                         ctx, scenario, base_url=base_url, dialect="api", name=name, label=label, statements=statements
@@ -63,7 +65,9 @@ def run_ceiling(ctx: Context, scenario: Scenario, run_number: int) -> RawResult:
                 run_step = fixed_rate_step(
                     ctx, scenario, url=base_url + "/avatar", name=f"ceiling-{scenario.name}", label=label
                 )
-                ladder = run_ladder(ctx, scenario, sent_at_once(run_step), label=label, statements=statements)
+                ladder = run_ladder(
+                    ctx, scenario, sent_at_once(run_step), label=label, statements=statements, repeat=False
+                )
             else:
                 stages = avatar_stages(
                     ctx,
@@ -91,6 +95,7 @@ def run_ceiling(ctx: Context, scenario: Scenario, run_number: int) -> RawResult:
             "stages": stages,
             "lost_writes": None,
             "sql_per_request_by_endpoint": {},
+            **ctx.plan.inputs_of(None),
             **({"ladder": ladder} if ladder is not None else {}),
             # The database ceiling's client ran on the app's CPUs: the record says so.
             **({"cpu_split": measured_on.model_dump()} if measured_on is not None else {}),

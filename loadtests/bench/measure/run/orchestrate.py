@@ -15,12 +15,15 @@ from bench.measure.host import cgroups, environment
 from bench.measure.host.roles import Roles
 from bench.measure.phases.context import Context
 from bench.measure.phases.display import Display
+from bench.measure.plan import inputs
 from bench.measure.plan.ceilings import ceiling_of
 from bench.measure.plan.plan import MEM_LADDER_MIB, Plan
+from bench.measure.run import calibration
 from bench.measure.run.ceiling_run import run_ceiling
 from bench.measure.run.stack_run import run_stack, stack_info
 from bench.postgres import Cluster
-from bench.records import METHOD, SCHEMA_VERSION, Cap, Caps, RawResult, RunHeader
+from bench.records import METHOD, SCHEMA_VERSION, Calibration, Cap, Caps, RawResult, RunHeader
+from bench.records.machines import describe_calibration
 from bench.scenarios import Scenario
 
 
@@ -64,12 +67,14 @@ def execute_ladder(plan: Plan, cluster: Cluster) -> list[RawResult]:
             "the memory ladder needs writable cgroups (cgroup v1 or v2 with the memory controller, as root); none here"
         )
     tool_paths, caps = prepare(plan)
-    results = []
+    results: list[RawResult] = []
     for stack in plan.stacks:
         for mib in MEM_LADDER_MIB:
             step_caps = caps.model_copy(update={"app": Cap(cpus=caps.app.cpus, mem_bytes=mib << 20)})
             step = dataclasses.replace(plan, stacks=[stack], ceilings=False, mem_ladder_mib=mib)
-            records = run_plan(step, cluster, tool_paths, step_caps)
+            # One calibration for the whole ladder, as for any one `./bench run`.
+            calibrated = next((r.calibration for r in results if r.calibration is not None), None)
+            records = run_plan(step, cluster, tool_paths, step_caps, calibrated=calibrated)
             results += records
             if any(step_failed(r) for r in records):
                 console.print(f"{stack.name}: stops serving cleanly at {mib} MiB; smaller caps not tried")
@@ -77,23 +82,32 @@ def execute_ladder(plan: Plan, cluster: Cluster) -> list[RawResult]:
     return results
 
 
-def run_plan(plan: Plan, cluster: Cluster, tool_paths: dict[str, Path], caps: Caps) -> list[RawResult]:
+def run_plan(
+    plan: Plan,
+    cluster: Cluster,
+    tool_paths: dict[str, Path],
+    caps: Caps,
+    *,
+    calibrated: Calibration | None = None,
+) -> list[RawResult]:
     """Every job of the plan with the tools and caps given: the ceilings first, then each
     stack × scenario, `repeat` times, repeat-major. One stack failing to start or crashing ends
-    only its job; the next scenario starts it again."""
+    only its job; the next scenario starts it again. The machine is calibrated first, unless
+    `calibrated` says how it was earlier in the same `./bench run`."""
     roles = Roles(plan.split, caps, plan.warnings, plan.cgroup_root)
     try:
         for warning in plan.warnings:
             console.print(f"[yellow]warning:[/] {warning}")
+        # Before the header: its calibration measures PostgreSQL on its own CPUs.
+        roles.place_postgres(cluster)
         ctx = Context(
             plan,
             cluster,
             roles,
             Display(plan.estimate_seconds()),
             tool_paths,
-            _header(plan, cluster, roles, caps, tool_paths),
+            _header(plan, cluster, roles, caps, tool_paths, calibrated),
         )
-        roles.place_postgres(cluster)
         results = []
 
         def done(record: RawResult) -> None:
@@ -106,7 +120,8 @@ def run_plan(plan: Plan, cluster: Cluster, tool_paths: dict[str, Path], caps: Ca
             record = plan.kept.get((name, scenario.name, run_number))
             if record is not None:
                 results.append(record)
-                console.print(f"[dim]kept from an earlier run of this commit:[/] {summary_line(record)}")
+                since = record.git_commit[:7] if record.git_commit else "an unknown commit"
+                console.print(f"[dim]kept, its inputs unchanged since {since}:[/] {summary_line(record)}")
             return record is not None
 
         with ctx.display.live:
@@ -148,18 +163,26 @@ def _job(ctx: Context, stack: Stack | None, scenario: Scenario, run_number: int)
                 "stages": [],
                 "lost_writes": None,
                 "sql_per_request_by_endpoint": {},
+                **ctx.plan.inputs_of(stack),
             }
         )
 
 
-def _header(plan: Plan, cluster: Cluster, roles: Roles, caps: Caps, tool_paths: dict[str, Path]) -> RunHeader:
+def _header(
+    plan: Plan,
+    cluster: Cluster,
+    roles: Roles,
+    caps: Caps,
+    tool_paths: dict[str, Path],
+    calibrated: Calibration | None = None,
+) -> RunHeader:
     header = RunHeader(
         schema_version=SCHEMA_VERSION,
         method=METHOD,
         profile=plan.profile,
         machine=environment.machine(),
         versions=environment.tool_versions(cluster.bindir, tool_paths),
-        git_commit=environment.git_commit(),
+        git_commit=environment.git_commit(inputs.measured_pathspecs(plan.stacks)),
         caps=caps,
         cpu_split=plan.split,
         cgroups=roles.cg.version,
@@ -169,6 +192,11 @@ def _header(plan: Plan, cluster: Cluster, roles: Roles, caps: Caps, tool_paths: 
         header.mem_ladder_mib = plan.mem_ladder_mib
     if plan.fault is not None:
         header.fault_kind = plan.fault
+    if calibrated is None:
+        with console.status("calibrating the machine") as status:
+            calibrated = calibration.calibrate(cluster, roles, on_progress=status.update)
+        console.print(f"[dim]calibration:[/] {describe_calibration(calibrated)}")
+    header.calibration = calibrated
     return header
 
 

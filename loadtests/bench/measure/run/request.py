@@ -1,5 +1,5 @@
 """`./bench run`'s options made into a plan: the stacks and scenarios, the CPU sets, where the
-results go, what an earlier run of this commit leaves to do and how long the rest should take;
+results go, what earlier runs from the same inputs leave to do and how long the rest should take;
 then the plan carried out, here or against a stack that runs elsewhere (--target).
 bench.cli.benchmark parses the options and prints."""
 
@@ -13,15 +13,17 @@ from pathlib import Path
 
 from pydantic import TypeAdapter
 
-from bench import manifest, paths, postgres, scenarios
+from bench import compose_file, manifest, paths, postgres, scenarios, tools
 from bench.errors import BenchError
 from bench.lock import Lock
 from bench.manifest import Stack
 from bench.measure.host import environment
+from bench.measure.plan import inputs
 from bench.measure.plan.estimate import estimate_seconds
 from bench.measure.plan.plan import (
     LADDER_SCENARIOS,
     Plan,
+    Today,
     cpu_count,
     default_split,
     kept_records,
@@ -34,7 +36,7 @@ from bench.measure.run.stack_run import stack_info
 from bench.measure.run.target_run import execute_target, unnamed_target
 from bench.postgres import Cluster
 from bench.profiles import SOAK_SCENARIO
-from bench.records import CpuList, CpuSplit, FaultKind, Profile, RawResult
+from bench.records import Caps, CpuList, CpuSplit, FaultKind, Profile, RawResult
 from bench.scenarios import Scenario
 
 
@@ -131,10 +133,12 @@ def plan_run(request: RunRequest) -> PlannedRun:
         fault=request.fault,
         ceilings=ceilings and target is None,
     )
+    # Taken before anything is built: a build writes only what the stacks' .gitignore ignores.
+    plan.inputs = inputs.today(selected)
     if request.resume:
         if target is not None or request.mem_ladder or request.fault:
             raise BenchError("--resume goes on from a run of stacks here: not with --target, --mem-ladder or --fault")
-        plan.kept = kept_records(where_to.output / "raw" / request.profile, environment.git_commit())
+        plan.kept = kept_records(where_to.output / "raw" / request.profile, _today(plan))
     published = paths.result_paths(request.profile, None).output
     plan.observed = observed_runs(
         where_to.output / "raw" / request.profile,
@@ -153,6 +157,32 @@ def plan_run(request: RunRequest) -> PlannedRun:
             estimate_seconds(s, request.profile, open_model=plan.open_model) for s in chosen
         )
     return PlannedRun(plan, where_to, estimate, request.mem_ladder, target)
+
+
+def _today(plan: Plan) -> Today:
+    """What a record must share with this run to be kept; BenchError where records measured now
+    would not name a commit that holds what measured them."""
+    commit = environment.git_commit(inputs.measured_pathspecs(plan.stacks))
+    if commit is None or plan.inputs is None:
+        raise BenchError(
+            "--resume keeps records by the commit and inputs they were measured at: this is not a git checkout"
+        )
+    changed = inputs.uncommitted(plan.stacks)
+    if changed:
+        shown = ", ".join(changed[:8]) + (f" and {len(changed) - 8} more" if len(changed) > 8 else "")
+        raise BenchError(
+            f"--resume: what this run measures has uncommitted changes ({shown}); the records would name "
+            "a commit that does not hold them: commit or stash them first (docs, the report and the page may change)"
+        )
+    built = {tool.name: tool.cached for tool in tools.TOOLS if tool.cached.exists()}
+    return Today(
+        profile=plan.profile,
+        split=plan.split,
+        caps=Caps.model_validate(compose_file.caps(paths.ROOT)),
+        versions=environment.tool_versions(postgres.find_bindir(), built),
+        inputs=plan.inputs,
+        commit=commit,
+    )
 
 
 def _scenarios(request: RunRequest) -> list[Scenario]:

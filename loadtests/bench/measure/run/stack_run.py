@@ -12,6 +12,7 @@ from typing import Any
 import httpx
 
 from bench import ports, procs, stacks, upstream
+from bench.judgement.steady import warmup_class
 from bench.manifest import Stack
 from bench.measure.load.figures import LoadFigures
 from bench.measure.phases import writes
@@ -83,6 +84,9 @@ class Outcome:
             values["steady_state"] = self.steady_state
         if self.ladder is not None:
             values["ladder"] = self.ladder
+        measured_in = warmup_class(self.steady_state, self.ladder)
+        if measured_in is not None:
+            values["warmup_class"] = measured_in
         if self.fault is not None:
             values["fault"] = self.fault
         if self.failed is not None:
@@ -159,6 +163,7 @@ def run_stack(ctx: Context, stack: Stack, scenario: Scenario, run_number: int) -
             "idle_memory_bytes": process.idle_memory,
             **outcome.fields(),
             "app_exit_code": exit_code,
+            **ctx.plan.inputs_of(stack),
         }
     )
 

@@ -27,6 +27,7 @@ from bench.measure.phases.display import Display
 from bench.measure.phases.ladder import run_ladder
 from bench.measure.phases.oha_runs import avatar_stages, read_mix_stages
 from bench.measure.phases.steady import reach_steady_latency
+from bench.measure.plan import inputs
 from bench.measure.plan.plan import Plan
 from bench.measure.run.orchestrate import load_generators, write_raw
 from bench.measure.run.stack_run import k6_stages, ladder_step, scenario_generators
@@ -129,6 +130,8 @@ def _job(ctx: Context, url: str, info: StackInfo, scenario: Scenario, run_number
             "app_exit_code": None,
             "lost_writes": None,
             "sql_per_request_by_endpoint": {},
+            # Its stack's sources here are not known to be what runs at the target.
+            **ctx.plan.inputs_of(None),
             **fields,
         }
     )
@@ -169,7 +172,7 @@ def _header(plan: Plan, url: str, tool_paths: dict[str, Path]) -> RunHeader:
         profile=plan.profile,
         machine=environment.machine(),
         versions=environment.tool_versions(None, tool_paths),
-        git_commit=environment.git_commit(),
+        git_commit=environment.git_commit(inputs.measured_pathspecs([])),
         caps=None,
         cpu_split=plan.split,
         cgroups=None,

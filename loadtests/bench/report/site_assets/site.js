@@ -35,6 +35,9 @@
     {key: 'steady_s', label: 'to steady state s', digits: 0, higherIsBetter: false},
   ];
   const DIALECTS = {api: 'API', hal: 'HAL'};
+  const WARMUP_CLASSES = 'Its runs by the state they were measured in: steady (the warm-up settled, and a step ' +
+    'of the ladder run again after it cost within 10% of the first), still warming (the repeat cheaper by more), ' +
+    'slowing (dearer by more), not settled (the warm-up reached its cap)';
   const MEAN_TIER = 'the mean of its tiers over the scenarios shown (1 the highest); stacks whose capacity ranges ' +
     'over all runs overlap share a tier, so the order inside a tier means nothing';
   // Tableau 10: distinct for the eye and in grey print; ceilings are grey and dashed.
@@ -207,6 +210,7 @@
       ...scenarios.map((s) => sortHeader(s.name, `scenario:${s.name}`, metric.higherIsBetter, metric.label)),
       sortHeader('mean tier', 'tier', false, MEAN_TIER),
       ...PROCESS_COLUMNS.map((c) => sortHeader(c.label, c.key, c.higherIsBetter)),
+      el('th', {scope: 'col', title: WARMUP_CLASSES}, 'warm-up classes'),
     );
     table.append(el('thead', {}, head));
     const body = el('tbody');
@@ -219,6 +223,7 @@
       el('td', {class: 'derived', title: MEAN_TIER}, stack.ceiling ? 'ceiling' : fmt(meanTier(stack), 1)),
       // A ceiling is pgbench or nginx, not a stack's process: it has no start-up or memory to show.
       ...PROCESS_COLUMNS.map((c) => (stack.ceiling ? el('td', {class: 'figure'}, '–') : figureCell(stack[c.key], c.digits))),
+      el('td', {title: WARMUP_CLASSES}, stack.warmup_classes),
     );
     // Ceilings are the machine's limits, not contenders: above the stacks, never ranked.
     for (const ceiling of ceilings.filter(visible)) body.append(row(ceiling));
