@@ -219,3 +219,17 @@ def test_results_md_and_the_claims_say_the_class_of_the_records_they_rest_on():
     assert said.endswith("not steady: 1 of a's still warming"), said
     table = "\n".join(ladder_table("join-filter", list(by_name["join-filter"].values())))
     assert "2 steady, 1 still warming" in table and "3 steady" in table
+
+
+def test_the_progress_line_says_what_the_repeated_step_found():
+    from test_claims import run
+
+    from bench.judgement.verdict import summary_line
+    from bench.records import RawResult
+
+    record = run("a", 1, 630.0)
+    record["warmup_class"] = "still-warming"
+    assert "steady in 12 s, still warming by its repeated step" in summary_line(RawResult.model_validate(record))
+    record["warmup_class"] = "not-settled"
+    record["steady_state"]["reached"] = False
+    assert "by its repeated step" not in summary_line(RawResult.model_validate(record))

@@ -91,6 +91,9 @@ def summary_line(record: RawResult) -> str:
         parts.append(
             f"steady in {steady.time_s:.0f} s" if steady.reached else f"[yellow]not steady at {steady.time_s:.0f} s[/]"
         )
+        if record.warmup_class not in (None, "not-settled"):
+            # What the repeated step said of it after the ladder (bench.judgement.steady.warmup_class).
+            parts[-1] += f", {record.warmup_class.replace('-', ' ')} by its repeated step"
     if record.ladder is not None:
         ladder = record.ladder
         held = f"{ladder.capacity_rps:,.0f} req/s" if ladder.capacity_rps is not None else "no rate"
