@@ -25,6 +25,8 @@ class Expected:
     runs: int
     held: int
     held_no_rate: int
+    not_offered: int
+    """Runs below the rate whose capacity is a lower bound: never offered it."""
     figures: dict[str, float | None] | None
     """app_cores, postgres_cores, p99, memory_mib; None: none."""
     of_runs: int
@@ -102,7 +104,17 @@ def expected_at(ladders: list[dict[str, Any]], rate: float) -> Expected:
             if lower and upper:
                 chosen = [lower[-1], upper[0]]
                 break
-    base = {"runs": len(ladders), "held": len(holding), "held_no_rate": capacities.count(None)}
+    not_offered = sum(
+        1
+        for ladder in ladders
+        if ladder["capacity_rps"] is not None and rate > ladder["capacity_rps"] and ladder.get("capacity_lower_bound")
+    )
+    base = {
+        "runs": len(ladders),
+        "held": len(holding),
+        "held_no_rate": capacities.count(None),
+        "not_offered": not_offered,
+    }
     if not chosen:
         return Expected(**base, figures=None, of_runs=0, probe=False, interpolated=False)
     ends = [at(r) for r in chosen]

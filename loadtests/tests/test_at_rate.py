@@ -118,8 +118,9 @@ def test_a_rate_not_every_run_held_says_how_many_did(fixture_files):
     assert said_at(reading_at(spring, 300.0)).endswith("(2 of 3 runs)")
     assert reading_at(found[("java-spring", "join-filter")], 400.0).answer() == "2 of 3 runs, 1 held no rate"
     assert reading_at(found[("python-fastapi", "heavy-body")], 125.0).answer() == "no: held no rate"
-    # go-gin held every rate of heavy-body: above them nothing was measured.
-    assert reading_at(found[("go-gin", "heavy-body")], 2000.0).answer() == "no: 0 of 3 runs, 3 not measured this high"
+    # go-gin held every rate of heavy-body: above them no run was offered anything, so no run said no.
+    not_offered = "not offered: every run held all it was offered, below this rate"
+    assert reading_at(found[("go-gin", "heavy-body")], 2000.0).answer() == not_offered
     assert reading_at(found[("go-gin", "heavy-body")], 1250.0).answer() == "yes"
 
 

@@ -171,3 +171,40 @@ def test_a_fixed_rate_run_logs_every_transaction_with_its_latency(pg_cluster, tm
     assert report.transactions == len(found.latencies_ms) > 100
     assert found.skipped == 0
     assert all(0 < ms < 1000 for ms in found.latencies_ms)
+
+
+PUBLISHED = paths.ROOT / "results" / "raw" / "quick"
+
+
+def _measured_as_today(ceiling: list) -> bool:
+    """A database ceiling measured as the runner measures it now: pgbench on the app's CPUs
+    (bench.measure.host.roles.client_on_app_cpus). Before that its client ran on the load
+    generator's CPU beside PostgreSQL, and stacks beat it (docs/method.md, The ceilings)."""
+    return all(r.stack.name != CEILING_DB.name or r.cpu_split.loadgen == r.cpu_split.app for r in ceiling)
+
+
+def test_no_stack_of_the_published_raw_files_beats_its_scenarios_ceiling():
+    from bench.records import RawResult
+    from bench.report.figures import Cell
+    from bench.report.ladder import capacities, median_capacity
+
+    records = [RawResult.read(path) for path in sorted(PUBLISHED.glob("*.json"))]
+    by_scenario: dict[str, dict[str, list[RawResult]]] = {}
+    for record in records:
+        if record.ladder is not None and not record.failed:
+            by_scenario.setdefault(record.scenario, {}).setdefault(record.stack.name, []).append(record)
+    judged = 0
+    for scenario, rows in by_scenario.items():
+        ceiling = rows.get(ceiling_of(scenarios.SCENARIOS[scenario]).name)
+        if not ceiling or not _measured_as_today(ceiling):
+            continue
+        limit = max(capacities(Cell(ceiling)))
+        for name, runs in rows.items():
+            if name == ceiling[0].stack.name:
+                continue
+            judged += 1
+            held = median_capacity(Cell(runs))
+            said = f"{name} holds {held} req/s of {scenario}, above its ceiling's {limit}"
+            assert held is None or held <= limit, said
+    if not judged:
+        pytest.skip("no published ceiling was measured the way the runner measures them now")

@@ -117,14 +117,30 @@ def test_a_probe_of_the_ladder_counts_but_a_bisection_rate_does_not():
         ({"expected": "same"}, [630.0, 1000.0], [400.0, 630.0], "holds", "includes 1"),
         ({"expected": "same", "within": 0.05}, [1000.0], [400.0], "does not hold", "beyond 5%"),
         ({"expected": "same"}, [1000.0], [400.0], "does not hold", "lies above 1."),
-        ({"rows": ["a", "a@missing"]}, [1000.0], [400.0], "not measured yet", "no raw file holds a@missing"),
-        ({"scenarios": ["outbound"]}, [1000.0], [400.0], "not measured yet", "in outbound yet"),
+        ({"rows": ["a", "a@missing"]}, [1000.0], [400.0], "cannot be judged (not measured yet)", "a@missing"),
+        ({"scenarios": ["outbound"]}, [1000.0], [400.0], "cannot be judged (not measured yet)", "in outbound yet"),
+        # A stated size: "about half" is 0.4-0.6.
+        ({"expected": "ratio", "bounds": [0.4, 0.6]}, [400.0], [1000.0], "holds", "within the stated 0.40–0.60"),
+        (
+            {"expected": "ratio", "bounds": [0.4, 0.6]},
+            [1000.0],
+            [1000.0],
+            "does not hold",
+            "outside the stated 0.40–0.60 (its nearest run 1.00, 1.7× the bound)",
+        ),
+        ({"expected": "ratio", "bounds": [0.4, 0.6]}, [400.0, 630.0], [1000.0], "no difference within spread", "both"),
+        # "Several times": three or more, an open end.
+        ({"expected": "ratio", "bounds": [3.0, math.inf]}, [1000.0], [250.0], "holds", "at least 3.00"),
+        ({"expected": "ratio", "bounds": [3.0, math.inf]}, [1000.0], [630.0], "does not hold", "0.5× the bound"),
+        # A row that held no rate: a ratio of 0, which "less" or "about half" would take for a measurement.
+        ({"expected": "lower"}, [None], [630.0], "cannot be judged (held no rate)", "a held no rate in 1 of 1 runs"),
+        ({"expected": "ratio", "bounds": [0.4, 0.6]}, [630.0], [None, 400.0], "cannot be judged (held no rate)", ""),
     ],
 )
 def test_each_verdict_by_the_rule(fields, a, b, verdict, why):
     records = [run("a", i, c) for i, c in enumerate(a, 1)] + [run("b", i, c) for i, c in enumerate(b, 1)]
     judged = judge(claim(**fields), cells(records))
-    assert judged.verdict == verdict and why in judged.reason
+    assert judged.said == verdict and why in judged.reason, judged.reason
 
 
 def test_start_up_and_warm_up_are_each_fresh_process_s_own_figures():
@@ -172,7 +188,7 @@ def test_a_claim_over_several_scenarios_fails_where_one_fails_and_says_which_wer
     records += [run("a", 1, 250.0, scenario="read-heavy"), run("b", 1, 630.0, scenario="read-heavy")]
     judged = judge(claim(scenarios=["join-filter", "read-heavy", "outbound"]), cells(records))
     assert judged.verdict == "does not hold" and judged.reason.startswith("on read-heavy")
-    assert "(outbound: not measured yet)" in judged.reason
+    assert "(outbound: cannot be judged, not measured yet)" in judged.reason
 
 
 def test_per_request_figures_are_compared_at_the_shared_rate_and_need_those_figures():
@@ -183,20 +199,23 @@ def test_per_request_figures_are_compared_at_the_shared_rate_and_need_those_figu
     assert judge(claim(metric="threads"), cells(records)).verdict == "holds"
     # Records written before the sampler have no threads: not measured, and said why.
     old = judge(claim(metric="threads"), cells([run("a", 1, 1000.0), run("b", 1, 630.0)]))
-    assert old.verdict == "not measured yet" and "have no peak threads" in old.reason
+    assert old.said == "cannot be judged (not measured yet)" and "have no peak threads" in old.reason
 
 
 def test_a_row_that_held_no_rate_is_measured_but_not_compared_per_request():
     records = [run("a", 1, 630.0), run("b", 1, None), run("b", 2, 400.0)]
     judged = judge(claim(metric="sql"), cells(records))
-    assert judged.verdict == "no rate both held"
+    assert judged.said == "cannot be judged (no rate both held)"
     assert judged.reason == "a and b held no rate in common in join-filter."
-    # Its capacity is still compared: a run that held no rate counts as 0 req/s.
-    assert judge(claim(), cells(records)).verdict == "holds"
+    # Nor is its capacity: a run that held no rate has no capacity to divide by (it read 0 req/s,
+    # and a claim that b serves less took that for a measurement).
+    capacity = judge(claim(), cells(records))
+    assert capacity.said == "cannot be judged (held no rate)"
+    assert capacity.reason == "b held no rate in 1 of 2 runs of join-filter."
     # Beside a scenario that was measured, the one without a rate is named with its reason.
     records += [run("a", 1, 630.0, sql=3.0, scenario="read-heavy"), run("b", 1, 250.0, scenario="read-heavy")]
     both = judge(claim(metric="sql", scenarios=["join-filter", "read-heavy"]), cells(records))
-    assert both.verdict == "holds" and "(join-filter: no rate both held)" in both.reason
+    assert both.verdict == "holds" and "(join-filter: cannot be judged, no rate both held)" in both.reason
 
 
 def test_claims_are_data_and_a_broken_one_is_named(tmp_path):
@@ -279,8 +298,9 @@ def test_the_claims_section_is_in_results_md_with_every_claim_of_the_file(tmp_pa
     lazy = next(line for line in section.splitlines() if "lazy-more-sql" in line)
     assert "join-filter: 11.00 at 400 req/s" in lazy and "| holds |" in lazy
     clients = next(line for line in section.splitlines() if "**clients**" in line)
-    assert "_not measured yet_" in clients and "no raw file holds app@client or app in outbound yet." in clients
-    assert "Verdicts: holds 1, not measured yet 1." in section
+    assert "_cannot be judged_ (not measured yet)" in clients
+    assert "no raw file holds app@client or app in outbound yet." in clients
+    assert "Verdicts: holds 1, cannot be judged 1." in section
 
 
 def test_the_page_has_the_variants_and_the_claims_with_links_to_their_raw_files(tmp_path):
@@ -301,7 +321,8 @@ def test_the_page_has_the_variants_and_the_claims_with_links_to_their_raw_files(
     assert variant_side["href"] == "../raw/quick/app@lazy--join-filter--run1.json"
     assert len(lazy["files"]) == 4
     claims = {c["id"]: c for c in data["claims"]}
-    assert claims["study-t4-n-plus-one"]["verdict"] == "not measured yet"
+    assert claims["study-t4-n-plus-one"]["verdict"] == "cannot be judged"
+    assert claims["study-t4-n-plus-one"]["said"] == "cannot be judged (not measured yet)"
     json.dumps(data, allow_nan=False)
 
 
@@ -320,7 +341,13 @@ def test_the_published_raw_files_render_and_answer_the_study_s_ratios(tmp_path):
     for claim in load_claims():
         line = next(line for line in section.splitlines() if f"**{claim.id}**" in line)
         if set(claim.rows) <= published:
-            assert "_not measured yet_" not in line, claim.id
+            assert "(not measured yet)" not in line, claim.id
+        # No claim whose row held no rate reads "holds"; every claim that states a size is judged
+        # against it.
+        if "(held no rate)" in line:
+            assert "| holds |" not in line, claim.id
+        if claim.expected == "ratio" and "cannot be judged" not in line:
+            assert "the stated" in line or "both sides of" in line, claim.id
     assert section.count("| **") >= len(load_claims())
     variants = text[text.index("## Variants") :]
     assert "| @n-plus-one: " in variants and "| @jdbc-bounded-elastic: " in variants

@@ -30,9 +30,9 @@ def test_variants_sit_under_their_stack_and_every_claim_has_its_verdict(browser,
     claims = browser.find_elements(By.CSS_SELECTOR, "#claims tbody tr")
     assert len(claims) == len(load_claims()) == len(site_data(index)["claims"])
     verdicts = {row.get_attribute("data-claim"): row.get_attribute("data-verdict") for row in claims}
-    assert verdicts["study-t4-n-plus-one"] == "not measured yet"
+    assert verdicts["study-t4-n-plus-one"] == "cannot be judged"
     shown = browser.find_element(By.CSS_SELECTOR, '#claims tr[data-claim="study-t4-n-plus-one"] .verdict')
-    assert "verdict-none" in shown.get_attribute("class") and shown.text == "not measured yet"
+    assert "verdict-none" in shown.get_attribute("class") and shown.text == "cannot be judged (not measured yet)"
 
 
 def test_without_variants_the_page_hides_their_section(browser, tmp_path):  # noqa: F811

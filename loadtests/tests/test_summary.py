@@ -259,9 +259,10 @@ def test_the_analysis_quotes_the_memory_ladder_and_the_fault_run(tmp_path):
         suite(tmp_path / "again", analysis)
 
 
-def test_a_run_that_held_no_rate_counts_as_0_in_the_summary_and_in_the_claims_alike(tmp_path):
-    """One rule (docs/method.md, "A run that held no rate"): the summary's median and the claim's
-    ratio both count it as 0 req/s, so results.md cannot print two ratios for the same pair."""
+def test_a_run_that_held_no_rate_counts_as_0_in_the_summary_and_leaves_a_claim_unjudged(tmp_path):
+    """One rule (docs/method.md, "A run that held no rate"): the summary's median counts it as
+    0 req/s; a claim on capacity cannot be judged with it (docs/method.md, "Claims"), so results.md
+    never prints a ratio of 0 as a measurement."""
     records = []
     for run in (1, 2, 3):
         records.append(join("java-jersey", run, [250.0, 400.0, 630.0], 1000.0))
@@ -276,5 +277,5 @@ def test_a_run_that_held_no_rate_counts_as_0_in_the_summary_and_in_the_claims_al
     assert capacity["java-spring"][0].startswith("630 (T")
     assert "held no rate in 1 of 3 runs (as 0 req/s)" in text
     claim = next(line for line in text.splitlines() if line.startswith("| **study-join-filter-mvc-jersey**"))
-    # java-spring ÷ java-jersey over the runs: 0/630 at the low end, so the ratio's range reaches 0.
-    assert "join-filter: 1.00 (0.00–1.00) over 3 and 3 runs" in claim
+    assert "_cannot be judged_ (held no rate)" in claim
+    assert "java-spring held no rate in 1 of 3 runs of join-filter." in claim

@@ -117,12 +117,16 @@ class Reading:
             return "yes"
         if self.held_no_rate == self.runs:
             return "no: held no rate"
+        if self.unmeasured == self.runs:
+            # Every run held every rate it was offered, all below this one: a lower bound, not a no.
+            return "not offered: every run held all it was offered, below this rate"
         runs = f"{self.runs} run{'s' if self.runs > 1 else ''}"
-        said = f"{self.held} of {runs}" if self.held else f"no: 0 of {runs}"
+        refused = self.runs - self.held - self.unmeasured - self.held_no_rate
+        said = f"{self.held} of {runs}" if self.held or self.unmeasured else f"no: 0 of {runs}"
         if self.held_no_rate:
             said += f", {self.held_no_rate} held no rate"
         if self.unmeasured:
-            said += f", {self.unmeasured} not measured this high"
+            said += f", {self.unmeasured} not offered this rate" + ("" if refused else " (no run refused it)")
         return said
 
     def per_request(self) -> dict[str, float | None]:

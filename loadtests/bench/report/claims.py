@@ -9,16 +9,18 @@ Per scenario, the two rows' ratio over their runs (bench.report.pairs.ratio, who
   on the other side; otherwise no difference within spread;
 - same: holds when the spread includes 1 (no difference), or lies within `within` of 1; otherwise
   does not hold;
-- within (one row): holds when every run's figure lies inside the bounds, does not hold when none
-  does, no difference within spread when the runs fall on both sides;
-- not measured yet: a row has no raw file of the scenario (or none with the figure);
-- no rate both held: both rows were measured, but a figure per request needs a rate both held in
-  every run, and a run of one of them held none that the other's runs all held.
+- ratio (a stated size: "about half" is 0.4-0.6, "several times" at least 3): holds when the whole
+  spread lies inside the bounds, does not hold when it lies wholly outside them (and says how far),
+  no difference within spread when the runs fall on both sides;
+- within (one row): the same, of its own figure;
+- cannot be judged, with why: a row held no rate in one of its runs (a capacity of none is no size
+  to compare); a row has no raw file of the scenario, or none with the figure (not measured yet);
+  or a figure per request needs a rate both held in every run, and a run of one of them held none
+  that the other's runs all held (no rate both held).
 
 Over its scenarios, a claim does not hold if it does not hold in one of them, holds if it holds in
-every one measured, shows no difference within spread if it shows that in one and fails in none;
-where none was measured it is no rate both held if that is why in every scenario, else not
-measured yet.
+every one judged, shows no difference within spread if it shows that in one and fails in none;
+where none was judged it cannot be judged, with each scenario's reason.
 """
 
 from __future__ import annotations
@@ -34,13 +36,16 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 from bench import paths
 from bench.errors import BenchError
 from bench.report.figures import Cell, Spread, class_counts, fmt, record_class, spread
+from bench.report.ladder import runs_without_rate
 from bench.report.pairs import METRICS, Metric, fmt_ratio, ratio, shared_rate
 
 CLAIMS_PATH = paths.ROOT / "docs" / "claims.toml"
 
-Expected = Literal["higher", "lower", "same", "within"]
-Verdict = Literal["holds", "does not hold", "no difference within spread", "no rate both held", "not measured yet"]
-UNMEASURED: tuple[Verdict, ...] = ("no rate both held", "not measured yet")
+Expected = Literal["higher", "lower", "same", "ratio", "within"]
+Verdict = Literal["holds", "does not hold", "no difference within spread", "cannot be judged"]
+# Why a scenario (or a claim) cannot be judged: said with the verdict.
+Unjudged = Literal["held no rate", "no rate both held", "not measured yet"]
+UNMEASURED: tuple[Verdict, ...] = ("cannot be judged",)
 
 
 class Claim(BaseModel):
@@ -55,6 +60,8 @@ class Claim(BaseModel):
     expected: Expected
     within: Annotated[float, Field(ge=0)] = 0.0
     bounds: tuple[float, float] | None = None
+    """expected = "ratio": the stated size of A ÷ B; "within": the one row's figure, in its unit.
+    An open end is inf (TOML's `inf`)."""
     published: str
     note: str | None = None
 
@@ -64,6 +71,10 @@ class Claim(BaseModel):
             raise ValueError(f"metric {self.metric!r} is not one of {', '.join(METRICS)}")
         if self.expected == "within" and (len(self.rows) != 1 or self.bounds is None):
             raise ValueError("expected = 'within' needs one row and bounds = [low, high]")
+        if self.expected == "ratio" and self.bounds is None:
+            raise ValueError("expected = 'ratio' states a size: bounds = [low, high] of A ÷ B")
+        if self.bounds is not None and not self.bounds[0] <= self.bounds[1]:
+            raise ValueError("bounds = [low, high] with low <= high")
         if self.expected != "within" and len(self.rows) != 2:
             raise ValueError(f"expected = {self.expected!r} compares two rows: rows = [numerator, denominator]")
         return self
@@ -100,8 +111,11 @@ class Measured:
     value: Spread | None
     rate: float | None
     verdict: Verdict
+    unjudged: Unjudged | None
+    """Why it cannot be judged (None where it was)."""
     why_not: str | None
-    """Why it is not measured here: no raw file of a row, no figure in them, or no rate both held."""
+    """The same in a sentence: which row held no rate, has no raw file or no figure, or which held
+    no rate in common."""
     absent: tuple[str, ...]
     """The rows with no raw file of this scenario."""
     cells: tuple[Cell, ...]
@@ -113,11 +127,18 @@ class Judged:
     measured: list[Measured]
     verdict: Verdict
     reason: str
+    unjudged: Unjudged | None = None
+    """Why the claim cannot be judged: its scenarios' one reason, or the first of theirs."""
+
+    @property
+    def said(self) -> str:
+        """The verdict as results.md and the page say it: "cannot be judged" with its reason."""
+        return f"{self.verdict} ({self.unjudged})" if self.unjudged is not None else self.verdict
 
 
 def scenario_verdict(claim: Claim, value: Spread) -> Verdict:
     """The rule for one scenario (the module's docstring)."""
-    if claim.expected == "within":
+    if claim.expected in ("within", "ratio"):
         low, high = claim.bounds or (0.0, 0.0)
         if low <= value.low and value.high <= high:
             return "holds"
@@ -145,64 +166,87 @@ def judge(claim: Claim, cells_by_name: dict[str, dict[str, Cell]]) -> Judged:
         absent = [name for name in claim.rows if name not in {c.stack.name for c in present}]
         value = rate = None
         why_not = f"no raw file holds {' or '.join(absent)} in {scenario} yet" if absent else None
-        no_rate = False
+        unjudged: Unjudged | None = "not measured yet" if absent else None
         if not absent:
             rate = shared_rate(present) if metric.at_rate else None
             values = [metric.values(cell, rate) for cell in present]
             value = spread(values[0]) if claim.expected == "within" else ratio(values[0], values[1])
-            if metric.at_rate and rate is None:
-                no_rate = True
+            none_held = [(c, n) for c in present if (n := runs_without_rate(c))]
+            if none_held and not metric.at_rate:
+                # A capacity of none is no size: a ratio with it reads 0 or unbounded, which a
+                # claim of "less" or "about half" would take for a measurement.
+                unjudged, value = "held no rate", None
+                why_not = "; ".join(
+                    f"{c.stack.label} held no rate in {n} of {len(c.records)} runs of {scenario}" for c, n in none_held
+                )
+            elif metric.at_rate and rate is None:
+                unjudged, value = "no rate both held", None
                 why_not = f"{' and '.join(claim.rows)} held no rate in common in {scenario}"
             elif value is None:
+                unjudged = "not measured yet"
                 why_not = f"the raw files of {' and '.join(claim.rows)} in {scenario} have no {metric.label}"
-        verdict: Verdict
-        if value is not None:
-            verdict = scenario_verdict(claim, value)
-        else:
-            verdict = "no rate both held" if no_rate else "not measured yet"
+        verdict: Verdict = scenario_verdict(claim, value) if value is not None else "cannot be judged"
         kept = why_not if value is None else None
-        found.append(Measured(scenario, value, rate, verdict, kept, tuple(absent), tuple(present)))
-    return Judged(claim, found, *_overall(claim, found))
+        found.append(Measured(scenario, value, rate, verdict, unjudged, kept, tuple(absent), tuple(present)))
+    verdict, reason, unjudged_overall = _overall(claim, found)
+    return Judged(claim, found, verdict, reason, unjudged_overall)
 
 
-def _overall(claim: Claim, found: list[Measured]) -> tuple[Verdict, str]:
-    """The claim's verdict over its scenarios, and the reason in one sentence."""
+def _overall(claim: Claim, found: list[Measured]) -> tuple[Verdict, str, Unjudged | None]:
+    """The claim's verdict over its scenarios, the reason in one sentence, and why it cannot be
+    judged where it cannot."""
     measured = [m for m in found if m.verdict not in UNMEASURED]
     unmeasured = [m for m in found if m.verdict in UNMEASURED]
     still = ""
     if measured and unmeasured:
-        still = " (" + "; ".join(f"{m.scenario}: {m.verdict}" for m in unmeasured) + ")"
+        still = " (" + "; ".join(f"{m.scenario}: cannot be judged, {m.unjudged}" for m in unmeasured) + ")"
+    sized = claim.expected in ("within", "ratio")
     what = "its figure" if claim.expected == "within" else "the ratio's spread over the runs"
     if not measured:
+        reasons = list(dict.fromkeys(m.unjudged for m in found if m.unjudged is not None))
         if all(m.absent for m in found):
             names = list(dict.fromkeys(name for m in found for name in m.absent))
             where = _listed(claim.scenarios, "or")
-            return "not measured yet", f"no raw file holds {' or '.join(names)} in {where} yet."
-        no_rate = all(m.verdict == "no rate both held" for m in found)
-        verdict: Verdict = "no rate both held" if no_rate else "not measured yet"
-        return verdict, "; ".join(dict.fromkeys(m.why_not or "" for m in found)) + "."
+            return "cannot be judged", f"no raw file holds {' or '.join(names)} in {where} yet.", "not measured yet"
+        return (
+            "cannot be judged",
+            "; ".join(dict.fromkeys(m.why_not or "" for m in found)) + ".",
+            reasons[0] if reasons else None,
+        )
     failed = [m for m in measured if m.verdict == "does not hold"]
     if failed:
         side = _side(claim, failed[0].value)
-        return "does not hold", f"on {failed[0].scenario} {what} lies {side}{still}."
+        return "does not hold", f"on {failed[0].scenario} {what} lies {side}{still}.", None
     held = [m.scenario for m in measured if m.verdict == "holds"]
     if len(held) == len(measured):
-        return "holds", f"on {_listed(held)} {_held(claim)}{still}."
+        return "holds", f"on {_listed(held)} {_held(claim)}{still}.", None
     open_ = [m.scenario for m in measured if m.verdict == "no difference within spread"]
     also = f"; it holds on {_listed(held)}" if held else ""
-    if claim.expected == "within":
+    if sized:
         return (
             "no difference within spread",
-            f"on {_listed(open_)} the runs fall on both sides of the bounds{also}{still}.",
+            f"on {_listed(open_)} the runs fall on both sides of {_bounds(claim)}{also}{still}.",
+            None,
         )
     undecided = f"on {_listed(open_)} {what} includes 1: the runs do not tell the two apart"
-    return "no difference within spread", f"{undecided}{also}{still}."
+    return "no difference within spread", f"{undecided}{also}{still}.", None
+
+
+def _bounds(claim: Claim) -> str:
+    """The stated size: "0.4–0.6", "at least 3", in the metric's unit for one row's figure."""
+    low, high = claim.bounds or (0.0, 0.0)
+    digits = 1 if claim.expected == "within" else 2
+    unit = f" {METRICS[claim.metric].unit}" if claim.expected == "within" and METRICS[claim.metric].unit else ""
+    if math.isinf(high):
+        return f"at least {fmt(low, digits)}{unit}"
+    return f"{fmt(low, digits)}–{fmt(high, digits)}{unit}"
 
 
 def _held(claim: Claim) -> str:
     if claim.expected == "within":
-        low, high = claim.bounds or (0.0, 0.0)
-        return f"every run's figure lies within {fmt(low, 1)}–{fmt(high, 1)} {METRICS[claim.metric].unit}"
+        return f"every run's figure lies within {_bounds(claim)}"
+    if claim.expected == "ratio":
+        return f"the ratio's spread over the runs lies within the stated {_bounds(claim)}"
     if claim.expected == "same":
         band = f" (or lies within {claim.within:.0%} of it)" if claim.within else ""
         return f"the ratio's spread over the runs includes 1{band}"
@@ -212,9 +256,14 @@ def _held(claim: Claim) -> str:
 def _side(claim: Claim, value: Spread | None) -> str:
     if value is None:
         return "nowhere"
-    if claim.expected == "within":
+    if claim.expected in ("within", "ratio"):
         low, high = claim.bounds or (0.0, 0.0)
-        return f"outside {fmt(low, 1)}–{fmt(high, 1)} {METRICS[claim.metric].unit}"
+        # How far: from the stated size to the measured end nearest it.
+        nearest, end = (value.low, high) if value.low > high else (value.high, low)
+        digits = 1 if claim.expected == "within" else 2
+        stated = "stated " if claim.expected == "ratio" else ""
+        beyond = f"its nearest run {fmt(nearest, digits)}, {nearest / end:.1f}× the bound" if end else ""
+        return f"outside the {stated}{_bounds(claim)} ({beyond})" if beyond else f"outside {_bounds(claim)}"
     if claim.expected == "same":
         beyond = f" and beyond {claim.within:.0%} of it" if claim.within else ""
         return f"{'above' if value.low > 1 else 'below'} 1{beyond}"
@@ -270,8 +319,7 @@ VERDICT_MARKS = {
     "holds": "holds",
     "does not hold": "**does not hold**",
     "no difference within spread": "no difference within spread",
-    "no rate both held": "_no rate both held_",
-    "not measured yet": "_not measured yet_",
+    "cannot be judged": "_cannot be judged_",
 }
 
 
@@ -293,7 +341,10 @@ def claims_section(cells_by_scenario: dict[str, list[Cell]], claims: list[Claim]
         "([method](docs/method.md#claims)): a claim that one row is higher or lower holds when the whole spread "
         "is on its side of 1 and does not hold when it is wholly on the other; a spread that includes 1 is no "
         "difference within spread; a claim of no difference holds when the spread includes 1, or lies within its "
-        "stated tolerance of it. Verdicts: " + ", ".join(f"{v} {n}" for v, n in counts.items() if n) + ".",
+        'stated tolerance of it; a claim of a size ("about half", "several times") holds when the spread lies '
+        "within the size docs/claims.toml gives it and does not hold when it lies wholly outside. A claim cannot "
+        "be judged where a row held no rate in a run, where no rate was held by both, or where it was not "
+        "measured yet. Verdicts: " + ", ".join(f"{v} {n}" for v, n in counts.items() if n) + ".",
         "",
         "| claim | source | rows (A ÷ B) | metric | published | measured here | verdict | why |",
         "| --- | --- | --- | --- | --- | --- | --- | --- |",
@@ -306,7 +357,9 @@ def claims_section(cells_by_scenario: dict[str, list[Cell]], claims: list[Claim]
         lines.append(
             f"| **{claim.id}**: {statement} | {claim.source} | {' ÷ '.join(claim.rows)} "
             f"| {metric.label}{unit} on {', '.join(claim.scenarios)} | {claim.published} "
-            f"| {measured_text(claim, found.measured)} | {VERDICT_MARKS[found.verdict]} | {found.reason} |"
+            f"| {measured_text(claim, found.measured)} | {VERDICT_MARKS[found.verdict]}"
+            + (f" ({found.unjudged})" if found.unjudged else "")
+            + f" | {found.reason} |"
         )
     return [*lines, ""]
 

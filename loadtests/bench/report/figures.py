@@ -4,9 +4,11 @@ page carries it (linked to its run's raw file), one stack × scenario."""
 from __future__ import annotations
 
 import itertools
+import math
 import statistics
 from collections import defaultdict
 from collections.abc import Callable, Iterable
+from decimal import ROUND_HALF_UP, Decimal
 from typing import NamedTuple, TypedDict, TypeVar
 
 from bench.records import RawResult, StackInfo
@@ -42,9 +44,17 @@ def of_runs(known: int, runs: int) -> str:
 
 
 def fmt(value: float | None, digits: int = 0, scale: float = 1.0) -> str:
+    """A figure as results.md and the page print it: `digits` decimals, thousands separated, a
+    half rounded away from zero on the float's shortest decimal form (1.005 to 1.01), as the
+    page's toLocaleString rounds it; Python's own format rounds the binary value to even, and 50.5 s
+    read 50 here and 51 on the page."""
     if value is None:
         return "–"
-    return f"{value / scale:,.{digits}f}"
+    scaled = value / scale
+    if math.isinf(scaled) or math.isnan(scaled):
+        return "∞" if scaled > 0 else "–"
+    exact = Decimal(repr(scaled)).quantize(Decimal(1).scaleb(-digits), rounding=ROUND_HALF_UP)
+    return f"{exact:,.{digits}f}"
 
 
 def fmt_spread(s: Spread | None, digits: int = 0) -> str:

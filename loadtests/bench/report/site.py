@@ -24,7 +24,7 @@ from bench.errors import BenchError
 from bench.records import RawResult
 from bench.records.steps import LadderStep
 from bench.report.at_rate import reading_at
-from bench.report.figures import MIB, Cell, Figure, class_counts, figure, group_cells, median
+from bench.report.figures import MIB, Cell, Figure, class_counts, figure, group_cells, median, record_class
 from bench.report.first_minute import ChartData, first_minute_data
 from bench.report.ladder import (
     common_rate,
@@ -108,6 +108,8 @@ class StackFigures(TypedDict):
     steady_s: Figure
     warmup_classes: str
     """Its records' warm-up classes counted, as results.md's summary says them."""
+    steady_capped: int
+    """Of its warm-ups, those that reached their cap: results.md's "(N/M at cap)"."""
     scenarios: dict[str, ScenarioFigures]
 
 
@@ -239,6 +241,7 @@ def site_data(
                 "startup_s": process["startup_s"],
                 "steady_s": process["steady_s"],
                 "warmup_classes": "–" if is_ceiling else class_counts(r for r in mine if not r.failed),
+                "steady_capped": sum(record_class(r) == "not-settled" for r in mine if not r.failed),
                 "scenarios": figures,
             }
         )

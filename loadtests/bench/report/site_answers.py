@@ -55,6 +55,8 @@ class ClaimData(TypedDict):
     published: str
     measured: list[MeasuredData]
     verdict: str
+    said: str
+    """The verdict as shown: "cannot be judged" with its reason ("held no rate")."""
     reason: str
 
 
@@ -140,5 +142,6 @@ def _claim(judged: Judged, href: dict[int, str]) -> ClaimData:
             for m in judged.measured
         ],
         "verdict": judged.verdict,
+        "said": judged.said,
         "reason": judged.reason,
     }

@@ -104,6 +104,16 @@
     return cell;
   }
 
+  // A process figure; a time to steady state says how many of its warm-ups reached the cap, as
+  // results.md does: such a time is the cap, not a measurement.
+  function processCell(stack, column) {
+    const cell = figureCell(stack[column.key], column.digits);
+    if (column.key === 'steady_s' && stack.steady_capped) {
+      cell.append(el('span', {class: 'range'}, ` (${stack.steady_capped}/${stack[column.key].count} at cap)`));
+    }
+    return cell;
+  }
+
   function scenarioCell(stack, scenario) {
     const figures = stack.scenarios[scenario.name];
     if (!figures) return el('td', {class: 'absent', title: 'not measured in this scenario'});
@@ -222,7 +232,7 @@
       ...scenarios.map((s) => scenarioCell(stack, s)),
       el('td', {class: 'derived', title: MEAN_TIER}, stack.ceiling ? 'ceiling' : fmt(meanTier(stack), 1)),
       // A ceiling is pgbench or nginx, not a stack's process: it has no start-up or memory to show.
-      ...PROCESS_COLUMNS.map((c) => (stack.ceiling ? el('td', {class: 'figure'}, '–') : figureCell(stack[c.key], c.digits))),
+      ...PROCESS_COLUMNS.map((c) => (stack.ceiling ? el('td', {class: 'figure'}, '–') : processCell(stack, c))),
       el('td', {title: WARMUP_CLASSES}, stack.warmup_classes),
     );
     // Ceilings are the machine's limits, not contenders: above the stacks, never ranked.
@@ -590,8 +600,7 @@
     'holds': 'verdict-holds',
     'does not hold': 'verdict-fails',
     'no difference within spread': 'verdict-open',
-    'no rate both held': 'verdict-none',
-    'not measured yet': 'verdict-none',
+    'cannot be judged': 'verdict-none',
   };
 
   // A ratio over runs: of the medians, with the lowest and highest any two runs give (null: unbounded).
@@ -634,7 +643,7 @@
         el('td', {}, `${claim.metric}${claim.expected === 'within' ? `, ${claim.unit}` : ''} on ${claim.scenarios.join(', ')}`),
         el('td', {}, claim.published),
         measured,
-        el('td', {class: `verdict ${VERDICT_CLASSES[claim.verdict] || ''}`}, claim.verdict),
+        el('td', {class: `verdict ${VERDICT_CLASSES[claim.verdict] || ''}`}, claim.said),
         el('td', {class: 'why'}, claim.reason)));
     }
     table.append(body);
@@ -891,7 +900,8 @@
   }
 
   function whyNoBar(found, rate) {
-    if (!found.piece.holds) return `${found.piece.held} of ${found.runs} runs held it`;
+    // results.md's words (bench/report/at_rate.py): "not offered" where no run was sent this rate.
+    if (!found.piece.holds) return found.piece.answer;
     return found.values ? 'no CPU figure' : `no step at or below ${fmt(rate, 0)}`;
   }
 
