@@ -480,3 +480,26 @@ def test_a_page_without_a_first_minute_says_what_it_waits_for(browser, java_site
     open_page(browser, java_site)
     assert browser.execute_script(FIRST_MINUTE_CHARTS) == []
     assert browser.find_element(By.ID, "first-minute-note").text.startswith("Not measured yet: no raw file here")
+
+
+def test_the_claims_tally_is_results_mds(browser, java_site):
+    open_page(browser, java_site)
+    results = java_site.parents[1] / "results.md"
+    from bench import report
+
+    report.render(java_site.parents[1] / "raw" / "quick", results, java_site.parents[1] / "charts")
+    line = next(s for s in results.read_text().splitlines() if s.startswith("Every published claim"))
+    assert browser.find_element(By.ID, "claims-tally").text == line[line.index("Verdicts: ") :]
+
+
+def test_a_rate_box_that_holds_no_rate_says_what_it_needs_and_shows_no_table(browser, java_site):
+    open_page(browser, java_site)
+    assert pick_load(browser, "join-filter", 400)
+    box = browser.find_element(By.ID, "load-rate")
+    box.clear()
+    box.send_keys("abc")
+    assert browser.find_elements(By.CSS_SELECTOR, "#load tbody tr") == []
+    assert browser.find_element(By.ID, "load-note").text.startswith('"abc" is not a rate')
+    box.clear()
+    box.send_keys("1,000")
+    assert browser.find_element(By.CSS_SELECTOR, "#load thead th:nth-child(2)").text.startswith("holds 1,000 req/s")

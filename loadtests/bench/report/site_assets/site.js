@@ -621,7 +621,16 @@
     return span;
   }
 
+  // The claims counted by verdict, as results.md counts them, in its order.
+  function renderClaimsTally() {
+    const counts = new Map(Object.keys(VERDICT_CLASSES).map((v) => [v, 0]));
+    for (const claim of DATA.claims) counts.set(claim.verdict, (counts.get(claim.verdict) || 0) + 1);
+    const said = [...counts].filter(([, n]) => n).map(([verdict, n]) => `${verdict} ${n}`);
+    document.getElementById('claims-tally').textContent = `Verdicts: ${said.join(', ')}.`;
+  }
+
   function renderClaims() {
+    renderClaimsTally();
     const table = document.getElementById('claims');
     table.replaceChildren();
     const headings = ['claim', 'source', 'rows (A ÷ B)', 'metric', 'published', 'measured here', 'verdict', 'why'];
@@ -793,15 +802,20 @@
 
   function renderLoad() {
     const scenario = DATA.scenarios.find((s) => s.name === document.getElementById('load-scenario').value);
-    const rate = Number(document.getElementById('load-rate').value);
+    // A comma groups thousands, as the page prints rates: "1,200" is 1200.
+    const typed = document.getElementById('load-rate').value.trim().replace(/,/g, '');
+    const rate = typed === '' ? NaN : Number(typed);
     const table = document.getElementById('load');
     table.replaceChildren();
     const objective = document.getElementById('load-objective');
     objective.textContent = scenario && scenario.objective_p99_ms !== null
       ? `p99 objective: ${fmt(scenario.objective_p99_ms, 0)} ms`
       : '';
-    if (!scenario || !(rate > 0)) {
-      document.getElementById('load-note').textContent = 'Pick a scenario and a rate above 0.';
+    if (!scenario || !(rate > 0) || !Number.isFinite(rate)) {
+      const typed = document.getElementById('load-rate').value.trim();
+      document.getElementById('load-note').textContent = scenario && typed
+        ? `"${typed}" is not a rate: type requests per second, a number above 0, such as 500.`
+        : 'Pick a scenario and a rate above 0.';
       renderLoadCharts(null, rate, []);
       return;
     }
