@@ -108,8 +108,17 @@ class Handler(BaseHTTPRequestHandler):
 
 
 if __name__ == "__main__":
-    # As API.md asks of a stack: SIGTERM ends it cleanly, exit 0.
-    signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
+    # As API.md asks of a stack: SIGTERM ends it cleanly, exit 0. The handler only sets a flag:
+    # raising from it (sys.exit) can land inside Thread.start() while the server starts a
+    # request's thread, turn into "release unlocked lock", be swallowed by socketserver and leave
+    # the process serving until it is killed.
+    stopping = threading.Event()
+    signal.signal(signal.SIGTERM, lambda *_: stopping.set())
     if cgroup.enabled():
         cgroup.start_app()
-    ThreadingHTTPServer((os.environ["HOST"], int(os.environ["PORT"])), Handler).serve_forever()
+    server = ThreadingHTTPServer((os.environ["HOST"], int(os.environ["PORT"])), Handler)
+    server.timeout = 0.1
+    while not stopping.is_set():
+        server.handle_request()
+    server.server_close()
+    sys.exit(0)
