@@ -176,7 +176,7 @@ def test_a_fixed_rate_run_logs_every_transaction_with_its_latency(pg_cluster, tm
 PUBLISHED = paths.ROOT / "results" / "raw" / "quick"
 
 
-def _measured_as_today(ceiling: list) -> bool:
+def _client_on_app_cpus(ceiling: list) -> bool:
     """A database ceiling measured as the runner measures it now: pgbench on the app's CPUs
     (bench.measure.host.roles.client_on_app_cpus). Before that its client ran on the load
     generator's CPU beside PostgreSQL, and stacks beat it (docs/method.md, The ceilings)."""
@@ -196,7 +196,7 @@ def test_no_stack_of_the_published_raw_files_beats_its_scenarios_ceiling():
     judged = 0
     for scenario, rows in by_scenario.items():
         ceiling = rows.get(ceiling_of(scenarios.SCENARIOS[scenario]).name)
-        if not ceiling or not _measured_as_today(ceiling):
+        if not ceiling or not _client_on_app_cpus(ceiling):
             continue
         limit = max(capacities(Cell(ceiling)))
         for name, runs in rows.items():

@@ -135,6 +135,18 @@ def test_a_change_to_one_stack_measures_that_stack_again_alone(repo, tmp_path):
     assert set(kept_records(raw, today(measured))) == ALL - {("a", "mixed", 1)}
 
 
+def test_a_stacks_readme_is_no_input(repo, tmp_path):
+    root, measured = repo
+    raw = tmp_path / "raw"
+    write_records(raw, today(measured).inputs)
+    (root / "a" / "README.md").write_text("# a, explained\n")
+    assert inputs.uncommitted(measured[:1]) == []
+
+    commit(root, {"a/README.md": "# a, explained again\n", "a/docs/notes.md": "# Why\n"})
+
+    assert set(kept_records(raw, today(measured))) == ALL
+
+
 @pytest.mark.parametrize(
     "path",
     [

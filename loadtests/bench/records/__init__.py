@@ -215,8 +215,8 @@ class Inputs(Model):
     record whose inputs equal today's, whatever else changed in the tree."""
 
     stack: str | None
-    """The stack's directory, every file git tracks or would track there, and its build command
-    (bench.stacks.source_fingerprint; a variant's manifest is in its stack's directory). Null for
+    """The stack's directory, every file git tracks or would track there but its prose (`*.md`;
+    bench.measure.plan.inputs.STACK; a variant's manifest is in its stack's directory). Null for
     a ceiling, and for a --target run, whose stack's sources here are not what runs there."""
     runner: str
     """The runner's measuring code: the modules, load scripts and pinned dependencies listed in

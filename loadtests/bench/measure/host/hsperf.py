@@ -56,6 +56,30 @@ class JvmReading:
     safepoint_ticks: int = 0
     live_threads: int = 0
 
+    def since(self, before: JvmReading) -> JvmChange:
+        """What the counters say happened between `before` and this reading (a counter that went
+        back, as a restarted JVM's would, counts nothing)."""
+        seconds_per_tick = 1 / (before.ticks_per_second or 1_000_000_000)
+        return JvmChange(
+            gc_pauses=max(self.gc_pauses - before.gc_pauses, 0),
+            gc_pause_s=max(self.gc_ticks - before.gc_ticks, 0) * seconds_per_tick,
+            compiles=max(self.compiles - before.compiles, 0),
+            safepoints=max(self.safepoints - before.safepoints, 0),
+            safepoint_s=max(self.safepoint_ticks - before.safepoint_ticks, 0) * seconds_per_tick,
+        )
+
+
+@dataclass(frozen=True)
+class JvmChange:
+    """A JVM's counters between two readings: collections and the time they paused it,
+    compilations finished, safepoints and the time its threads stood stopped at them."""
+
+    gc_pauses: int
+    gc_pause_s: float
+    compiles: int
+    safepoints: int
+    safepoint_s: float
+
 
 def combined(readings: list[JvmReading]) -> JvmReading | None:
     """Several JVMs' readings as one (a stack runs one; its counters are summed, ticks kept in

@@ -23,7 +23,7 @@ import psycopg
 from bench.errors import BenchError
 from bench.judgement.bounds import cpu_set
 from bench.measure.host import cgroups
-from bench.measure.host.hsperf import PerfData, open_jvms
+from bench.measure.host.hsperf import PerfData, combined, open_jvms
 from bench.measure.host.jit import compiler_cpu_seconds
 from bench.postgres import DB_NAME, DB_USER, Cluster
 from bench.records.steps import JvmFigures, Resources
@@ -190,17 +190,18 @@ class ResourceSampler:
             jvm.close()
         self.heap.append(sum(r.heap_used_bytes for r in last))
         compiler_cpu_s = compiler_cpu_seconds(self._pids(), self.proc) - self.compiler_cpu_s
-        paused_s = sum((b.gc_ticks - a.gc_ticks) / a.ticks_per_second for a, b in zip(self.first, last, strict=True))
-        stopped_s = sum(
-            (b.safepoint_ticks - a.safepoint_ticks) / a.ticks_per_second for a, b in zip(self.first, last, strict=True)
-        )
+        first, final = combined(self.first), combined(last)
+        if first is None or final is None:
+            return None
+        change = final.since(first)
+        per_s = 1000 / wall_s if wall_s > 0 else 0.0
         return JvmFigures(
-            gc_pause_ms_per_s=max(paused_s, 0.0) * 1000 / wall_s if wall_s > 0 else 0.0,
-            gc_pauses=max(sum(b.gc_pauses - a.gc_pauses for a, b in zip(self.first, last, strict=True)), 0),
+            gc_pause_ms_per_s=change.gc_pause_s * per_s,
+            gc_pauses=change.gc_pauses,
             heap_used_peak_bytes=max(self.heap),
-            compilations=max(sum(b.compiles - a.compiles for a, b in zip(self.first, last, strict=True)), 0),
+            compilations=change.compiles,
             compiler_cpu_s=max(compiler_cpu_s, 0.0),
-            safepoints=max(sum(b.safepoints - a.safepoints for a, b in zip(self.first, last, strict=True)), 0),
-            safepoint_ms_per_s=max(stopped_s, 0.0) * 1000 / wall_s if wall_s > 0 else 0.0,
+            safepoints=change.safepoints,
+            safepoint_ms_per_s=change.safepoint_s * per_s,
             live_threads=sum(r.live_threads for r in last),
         )

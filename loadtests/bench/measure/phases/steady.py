@@ -225,13 +225,13 @@ def _host_reading() -> HostReading | None:
 
 def jvm_window(before: JvmReading, after: JvmReading) -> JvmWindow:
     """A JVM's counters over a window, from its readings at the window's ends."""
-    ms_per_tick = 1000 / (before.ticks_per_second or 1_000_000_000)
+    change = after.since(before)
     return JvmWindow(
-        gc_pauses=max(after.gc_pauses - before.gc_pauses, 0),
-        gc_pause_ms=max(after.gc_ticks - before.gc_ticks, 0) * ms_per_tick,
+        gc_pauses=change.gc_pauses,
+        gc_pause_ms=change.gc_pause_s * 1000,
         heap_used_bytes=after.heap_used_bytes,
-        safepoints=max(after.safepoints - before.safepoints, 0),
-        safepoint_ms=max(after.safepoint_ticks - before.safepoint_ticks, 0) * ms_per_tick,
+        safepoints=change.safepoints,
+        safepoint_ms=change.safepoint_s * 1000,
         live_threads=after.live_threads,
     )
 

@@ -14,7 +14,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from bench import paths, stacks
+from bench import paths
 from bench.manifest import Stack
 from bench.records import Inputs
 
@@ -75,6 +75,9 @@ NOT_MEASURING: tuple[str, ...] = (
 DATABASE = ("db",)
 SPEC = ("spec",)
 COMPOSE = ("compose.yaml",)
+# A stack's directory as a record's input: every file but its prose (README.md and the like), so a
+# stack's README can be rewritten between a publication's sittings without measuring it again.
+STACK = (".", ":(exclude,glob)**/*.md")
 
 
 def listed(pathspecs: Sequence[str], root: Path | None = None) -> list[str] | None:
@@ -114,7 +117,7 @@ class Fingerprints:
     database: str
     spec: str
     compose: str
-    stacks: dict[str, str] = field(default_factory=dict)
+    stacks: dict[str, str | None] = field(default_factory=dict)
 
     def of(self, stack: Stack | None) -> Inputs:
         """The inputs of a record of `stack`: None for a ceiling, or a --target run's stack, whose
@@ -122,7 +125,7 @@ class Fingerprints:
         if stack is None:
             return self.expected(None)
         if stack.name not in self.stacks:
-            self.stacks[stack.name] = stacks.source_fingerprint(stack)
+            self.stacks[stack.name] = stack_digest(stack)
         return self.expected(stack.name)
 
     def expected(self, name: str | None) -> Inputs:
@@ -144,9 +147,13 @@ def today(measured: Iterable[Stack]) -> Fingerprints | None:
     runner, database, spec, compose = shared
     if runner is None or database is None or spec is None or compose is None:
         return None
-    return Fingerprints(
-        runner, database, spec, compose, {stack.name: stacks.source_fingerprint(stack) for stack in measured}
-    )
+    return Fingerprints(runner, database, spec, compose, {stack.name: stack_digest(stack) for stack in measured})
+
+
+def stack_digest(stack: Stack) -> str | None:
+    """The digest of `stack`'s directory (STACK): its sources, manifest and build files, not its
+    prose; None outside a git checkout."""
+    return digest(STACK, stack.directory)
 
 
 def measured_pathspecs(measured: Iterable[Stack]) -> list[str]:
@@ -157,7 +164,8 @@ def measured_pathspecs(measured: Iterable[Stack]) -> list[str]:
     directories = sorted(
         {str(s.directory.relative_to(paths.ROOT)) for s in measured if s.directory.is_relative_to(paths.ROOT)}
     )
-    return [*RUNNER, *DATABASE, *SPEC, *COMPOSE, *directories]
+    prose = [f":(exclude,glob){directory}/**/*.md" for directory in directories]
+    return [*RUNNER, *DATABASE, *SPEC, *COMPOSE, *directories, *prose]
 
 
 def uncommitted(measured: Iterable[Stack]) -> list[str]:
@@ -167,7 +175,7 @@ def uncommitted(measured: Iterable[Stack]) -> list[str]:
     changed: set[str] = set()
     searches: list[tuple[Path, list[str]]] = [(paths.ROOT, [*RUNNER, *DATABASE, *SPEC, *COMPOSE])]
     for stack in measured:
-        searches.append((stack.directory, ["."]))
+        searches.append((stack.directory, list(STACK)))
     for where, specs in searches:
         for command in (
             ["diff", "--name-only", "-z", "HEAD"],
