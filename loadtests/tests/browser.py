@@ -44,6 +44,13 @@ def chromium() -> Iterator[webdriver.Chrome]:
         driver.quit()
 
 
+def click(driver: webdriver.Chrome, element: Any) -> None:
+    """Clicks `element` as a reader would: scrolled to the middle of the screen first. chromedriver
+    scrolls only an element outside the window, and one inside it may sit under the contents bar."""
+    driver.execute_script("arguments[0].scrollIntoView({block: 'center', inline: 'nearest'})", element)
+    element.click()
+
+
 def emulate(driver: webdriver.Chrome, name: str | None) -> None:
     """The screen of a laptop or a phone (VIEWPORTS); None: the window's own."""
     if name is None:

@@ -8,7 +8,7 @@ from pathlib import Path
 from urllib.parse import unquote, urlparse
 
 import pytest
-from browser import VIEWPORTS, chromium, emulate, open_page, screenshot, severe_entries, site_data
+from browser import VIEWPORTS, chromium, click, emulate, open_page, screenshot, severe_entries, site_data
 from click.testing import CliRunner
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select, WebDriverWait
@@ -103,7 +103,7 @@ def expected_mean_tiers(data: dict, shown_rows: list[str], scenarios: list[str])
 
 
 def toggle(driver, fieldset: str, value: str) -> None:
-    driver.find_element(By.CSS_SELECTOR, f'#{fieldset} input[value="{value}"]').click()
+    click(driver, driver.find_element(By.CSS_SELECTOR, f'#{fieldset} input[value="{value}"]'))
 
 
 def test_the_page_loads_with_no_console_error_and_requests_only_its_own_files(browser, java_site):
@@ -198,7 +198,7 @@ def test_the_comparison_shows_two_stacks_side_by_side(browser, java_site):
 def test_every_figure_links_to_a_raw_file_and_every_document_named_to_the_document(browser, java_site):
     open_page(browser, java_site)
     site = java_site.parent
-    links = [a.get_attribute("href") for a in browser.find_elements(By.CSS_SELECTOR, "a[href]:not(.doc)")]
+    links = [a.get_attribute("href") for a in browser.find_elements(By.CSS_SELECTOR, "main a[href]:not(.doc)")]
     assert len(links) > 50
     for link in links:
         target = Path(unquote(urlparse(link).path))
@@ -207,7 +207,7 @@ def test_every_figure_links_to_a_raw_file_and_every_document_named_to_the_docume
     written = [a.get_attribute("href") for a in browser.find_elements(By.CSS_SELECTOR, "#summary a")]
     assert all(href.endswith(".json") for href in written)
     relative = browser.execute_script(
-        "return [...document.querySelectorAll('a[href]:not(.doc)')].map((a) => a.getAttribute('href'))"
+        "return [...document.querySelectorAll('main a[href]:not(.doc)')].map((a) => a.getAttribute('href'))"
     )
     assert all(href.startswith("../raw/quick/") for href in relative)
     # The method, the study and the claims, wherever the page names them: relative links into the

@@ -41,3 +41,6 @@ def test_without_variants_the_page_hides_their_section(browser, tmp_path):  # no
     open_page(browser, write_site(raw, tmp_path / "results" / "site"))
     assert not browser.find_element(By.ID, "variants-section").is_displayed()
     assert browser.find_element(By.ID, "claims-section").is_displayed()
+    # Nor do the contents name it.
+    shown = [a.get_attribute("hash") for a in browser.find_elements(By.CSS_SELECTOR, "#contents a") if a.is_displayed()]
+    assert "#variants-section" not in shown and "#claims-section" in shown

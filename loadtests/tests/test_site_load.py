@@ -9,7 +9,7 @@ from pathlib import Path
 
 import publication
 import pytest
-from browser import VIEWPORTS, chromium, emulate, open_page, screenshot, severe_entries
+from browser import VIEWPORTS, chromium, click, emulate, open_page, screenshot, severe_entries
 from expected_load import Expected, cells, expected_at, rates_to_check
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select
@@ -199,7 +199,7 @@ def test_the_chart_follows_the_rate_the_scenario_and_the_filters(browser, fixtur
     assert bar(at_400, "go-gin") != bar(at_250, "go-gin")
     # python-fastapi held 281 to 298 req/s: a bar at 250, none at 400.
     assert bar(at_250, "python-fastapi") is not None and bar(at_400, "python-fastapi") is None
-    browser.find_element(By.CSS_SELECTOR, '#filter-language input[value="Java"]').click()
+    click(browser, browser.find_element(By.CSS_SELECTOR, '#filter-language input[value="Java"]'))
     without_java = browser.execute_script(LOAD_CHARTS)
     assert not any(label.startswith("java-") for label in without_java["cores"]["labels"])
     Select(browser.find_element(By.ID, "load-scenario")).select_by_value("heavy-body")
@@ -207,7 +207,12 @@ def test_the_chart_follows_the_rate_the_scenario_and_the_filters(browser, fixtur
     assert severe_entries(browser) == []
 
 
-SECTION_TOP = "return document.getElementById(arguments[0]).getBoundingClientRect().top"
+# Where a section starts on the screen, less where the contents bar above it ends: 0 when it
+# opens right under the bar, neither hidden behind it nor below a gap.
+SECTION_TOP = (
+    "return document.getElementById(arguments[0]).getBoundingClientRect().top"
+    " - document.getElementById('contents').getBoundingClientRect().bottom"
+)
 
 
 @pytest.mark.parametrize("name", list(VIEWPORTS))
@@ -224,10 +229,31 @@ def test_a_link_to_a_section_opens_at_it_and_only_the_reader_changes_the_address
     assert browser.execute_script("return window.location.hash") == ""
     # On a phone the filters start folded.
     browser.execute_script("document.getElementById('filters-box').open = true")
-    browser.find_element(By.CSS_SELECTOR, '#filter-language input[value="Go"]').click()
+    click(browser, browser.find_element(By.CSS_SELECTOR, '#filter-language input[value="Go"]'))
     assert browser.execute_script("return window.location.hash") == ""
     Select(browser.find_element(By.ID, "compare-b")).select_by_value("python-fastapi")
     assert browser.execute_script("return window.location.hash").endswith(",python-fastapi")
+    assert severe_entries(browser) == []
+
+
+@pytest.mark.parametrize("name", list(VIEWPORTS))
+def test_the_contents_stay_on_the_screen_and_reach_every_section(browser, screen, fixture_site, name):
+    screen(name)
+    index, _ = fixture_site
+    open_page(browser, index)
+    links = [a for a in browser.find_elements(By.CSS_SELECTOR, "#contents a") if a.is_displayed()]
+    targets = [a.get_attribute("hash")[1:] for a in links]
+    assert {"tiers-section", "summary-section", "claims-section", "compare-section"} <= set(targets)
+    # Down the page and back up, so that every link is clicked with the page scrolled elsewhere.
+    for target in [*targets, *reversed(targets)]:
+        link = browser.find_element(By.CSS_SELECTOR, f'#contents a[href="#{target}"]')
+        # On a phone the bar scrolls sideways; a reader swipes it to the link first.
+        browser.execute_script("arguments[0].scrollIntoView({block: 'nearest', inline: 'nearest'})", link)
+        link.click()
+        assert abs(browser.execute_script(SECTION_TOP, target)) <= 1, (name, target)
+        bar = browser.execute_script("return document.getElementById('contents').getBoundingClientRect().top")
+        assert bar == 0, (name, target)
+    assert browser.execute_script("return document.documentElement.scrollWidth") <= VIEWPORTS[name][0]
     assert severe_entries(browser) == []
 
 
@@ -297,7 +323,7 @@ def test_tiers_and_the_comparison_follow_the_filters(browser, fixture_site):
     assert "none held" in summary
     offered = [o.get_attribute("value") for o in Select(browser.find_element(By.ID, "compare-a")).options]
     assert set(offered) == {"go-gin", "java-jersey", "java-spring", "python-fastapi"}
-    browser.find_element(By.CSS_SELECTOR, '#filter-language input[value="Java"]').click()
+    click(browser, browser.find_element(By.CSS_SELECTOR, '#filter-language input[value="Java"]'))
     left = [li.text for li in browser.find_elements(By.CSS_SELECTOR, "#tiers li")]
     assert left and not any("java-" in text for text in left)
     for side in ("compare-a", "compare-b"):
@@ -305,7 +331,7 @@ def test_tiers_and_the_comparison_follow_the_filters(browser, fixture_site):
         assert offered == ["go-gin", "python-fastapi"], side
     header = [th.text for th in browser.find_elements(By.CSS_SELECTOR, "#compare thead th")]
     assert set(header[1:3]) == {"go-gin", "python-fastapi"}
-    browser.find_element(By.CSS_SELECTOR, '#filter-stack input[value="python-fastapi"]').click()
+    click(browser, browser.find_element(By.CSS_SELECTOR, '#filter-stack input[value="python-fastapi"]'))
     heavy = next(li.text for li in browser.find_elements(By.CSS_SELECTOR, "#tiers li") if "heavy-body" in li.text)
     assert "python-fastapi" not in heavy and "go-gin" in heavy
     assert severe_entries(browser) == []

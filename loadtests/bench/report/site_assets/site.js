@@ -1093,6 +1093,13 @@
     });
   }
 
+  // The contents name only the sections the page shows.
+  function fitContents() {
+    for (const link of document.querySelectorAll('#contents a')) {
+      link.hidden = document.getElementById(link.getAttribute('href').slice(1)).hidden;
+    }
+  }
+
   // A link to a section (index.html#summary-section) opens at it: the sections above it are drawn
   // by this script, after the browser looked for it. A linked comparison opens at the comparison.
   function openLinkedSection() {
@@ -1191,6 +1198,7 @@
     buildCharts();
     renderAll();
     for (const chart of charts.values()) fitYTitle(chart);
+    fitContents();
     openLinkedSection();
   }
 
