@@ -503,3 +503,44 @@ def test_a_rate_box_that_holds_no_rate_says_what_it_needs_and_shows_no_table(bro
     box.clear()
     box.send_keys("1,000")
     assert browser.find_element(By.CSS_SELECTOR, "#load thead th:nth-child(2)").text.startswith("holds 1,000 req/s")
+
+
+CLAIMS_SHAPE = """
+const table = document.getElementById('claims');
+const box = table.closest('.scroll').getBoundingClientRect();
+const rows = [...table.querySelectorAll('tbody tr')];
+// A cell is as tall as its row: its text's own height says how many lines it takes.
+const lines = (cell) => {
+  const text = document.createRange();
+  text.selectNodeContents(cell);
+  return Math.round(text.getBoundingClientRect().height / parseFloat(getComputedStyle(cell).lineHeight));
+};
+return {
+  headings: [...table.querySelectorAll('thead th')].map((th) => th.textContent),
+  // How far right the verdict column ends, against the box the table scrolls in.
+  verdictEnd: Math.max(...rows.map((tr) => tr.children[1].getBoundingClientRect().right)) - box.left,
+  boxWidth: box.width,
+  verdictLines: Math.max(...rows.map((tr) => lines(tr.children[1]))),
+  measuredWidth: Math.min(...rows.map((tr) => tr.children[2].getBoundingClientRect().width)),
+  foldedOpen: rows.filter((tr) => tr.querySelector('td.why details').open).length,
+};
+"""
+
+
+@pytest.mark.parametrize("name", list(VIEWPORTS))
+def test_the_claims_lead_with_their_verdict_and_figure_and_fold_their_reasons(browser, java_site, viewport, name):
+    viewport(name)
+    open_page(browser, java_site)
+    shape = browser.execute_script(CLAIMS_SHAPE)
+    assert shape["headings"][:3] == ["claim", "verdict", "measured here (A ÷ B)"]
+    # The verdict is on the table's first screen (on a laptop on one line), and the figure beside it
+    # has room: a ratio, its spread, its rate and its files' links, not a word a line.
+    assert shape["verdictEnd"] <= shape["boxWidth"], shape
+    assert shape["verdictLines"] <= (1 if name == "laptop" else 4), shape
+    assert shape["measuredWidth"] >= (14 if name == "laptop" else 11) * 15 - 1, shape
+    assert shape["foldedOpen"] == 0
+    browser.execute_script("document.getElementById('claims-section').scrollIntoView()")
+    screenshot(browser, f"claims-{name}.png")
+    # Unfolded, the reason is there to read.
+    click(browser, browser.find_element(By.CSS_SELECTOR, "#claims tbody tr td.why summary"))
+    assert browser.find_element(By.CSS_SELECTOR, "#claims tbody tr td.why p").is_displayed()

@@ -633,27 +633,32 @@
     renderClaimsTally();
     const table = document.getElementById('claims');
     table.replaceChildren();
-    const headings = ['claim', 'source', 'rows (A ÷ B)', 'metric', 'published', 'measured here', 'verdict', 'why'];
+    // What a reader scans for first (the claim, its verdict, the figure behind it) leads; what
+    // the verdict rests on is folded into the last column.
+    const headings = ['claim', 'verdict', 'measured here (A ÷ B)', 'published', 'why, metric and source'];
     table.append(el('thead', {}, el('tr', {}, ...headings.map((h) => el('th', {scope: 'col'}, h)))));
     const body = el('tbody');
     for (const claim of DATA.claims) {
-      const measured = el('td', {class: 'measured'});
-      for (const found of claim.measured.filter((m) => m.ratio)) {
-        const at = found.rate === null ? '' : ` at ${fmt(found.rate, 0)} req/s`;
-        const shown = ratioText(found.ratio, claim.expected === 'within' ? 1 : 2);
-        measured.append(el('div', {}, `${found.scenario}: ${shown}${at}`, fileLinks(found.files)));
+      const measured = el('td', {class: 'measured'}, el('div', {class: 'range'}, claim.rows.join(' ÷ ')));
+      const found = claim.measured.filter((m) => m.ratio);
+      for (const one of found) {
+        const at = one.rate === null ? '' : ` at ${fmt(one.rate, 0)} req/s`;
+        const shown = ratioText(one.ratio, claim.expected === 'within' ? 1 : 2);
+        measured.append(el('div', {}, `${one.scenario}: ${shown}${at}`, fileLinks(one.files)));
       }
-      if (!measured.childNodes.length) measured.append('–');
+      if (!found.length) measured.append(el('div', {}, '–'));
+      const metric = `${claim.metric}${claim.expected === 'within' ? `, ${claim.unit}` : ''} on ${claim.scenarios.join(', ')}`;
       body.append(el('tr', {'data-claim': claim.id, 'data-verdict': claim.verdict},
         el('td', {class: 'statement'}, el('strong', {}, claim.id), `: ${claim.statement}`,
           claim.note ? el('span', {class: 'range'}, claim.note) : null),
-        el('td', {class: 'source'}, ...withDocLinks(claim.source)),
-        el('td', {}, claim.rows.join(' ÷ ')),
-        el('td', {}, `${claim.metric}${claim.expected === 'within' ? `, ${claim.unit}` : ''} on ${claim.scenarios.join(', ')}`),
-        el('td', {}, claim.published),
-        measured,
         el('td', {class: `verdict ${VERDICT_CLASSES[claim.verdict] || ''}`}, claim.said),
-        el('td', {class: 'why'}, claim.reason)));
+        measured,
+        el('td', {class: 'published'}, claim.published),
+        el('td', {class: 'why'}, el('details', {},
+          el('summary', {}, 'why'),
+          el('p', {}, claim.reason),
+          el('p', {}, `Metric: ${metric}.`),
+          el('p', {class: 'source'}, 'Source: ', ...withDocLinks(claim.source))))));
     }
     table.append(body);
   }
