@@ -42,6 +42,10 @@ class Scenario:
     requests/s, one that every stack serves at steady state with its core not full: the first
     minute of every stack is then measured at the same rate (docs/method.md, The first minute).
     Lower than the warm rate, which the slowest stacks cannot serve."""
+    first_minute_of_variants: bool = True
+    """False: the first minute here is measured for a stack itself, not for its variants. A
+    publication's 15 hours do not hold every variant's first minute in every such scenario
+    (docs/method.md, Profiles); join-filter's shows what a variant changes in a cold process."""
     url_list: bool = False
     """A read-only scenario whose steady state and ladder oha sends from a URL list of its mix
     (bench.measure.load.urls), which costs the CPU it shares with PostgreSQL a fraction of what
@@ -62,6 +66,10 @@ class Scenario:
             object.__setattr__(self, "warm_rate", self.rates[0])
         if self.pgbench_scripts and len(self.pgbench_scripts) != len(self.mix):
             raise ValueError(f"{self.name}: one pgbench script per endpoint of the mix, in its order")
+
+    def measures_first_minute(self, *, variant: bool) -> bool:
+        """Whether a job of this scenario starts with the first minute, for a variant or a stack."""
+        return bool(self.first_minute_rate) and (self.first_minute_of_variants or not variant)
 
     @property
     def endpoints(self) -> tuple[str, ...]:
@@ -183,6 +191,7 @@ SCENARIOS: dict[str, Scenario] = {
             # python-fastapi stepped its warm-up down from 2,000 to 800 req/s, where it used
             # 63-76% of its core (the publication at 72fa9f4); every other stack used less.
             first_minute_rate=800,
+            first_minute_of_variants=False,
             oha_scripts=("avatar.sh", "avatar-open.sh"),
         ),
         # HTTP in, HTTP out, no PostgreSQL: each request waits 1-50 ms on the stock upstream, so

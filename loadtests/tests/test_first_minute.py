@@ -293,3 +293,19 @@ def test_every_stack_serves_the_first_minute_rate_below_its_warm_rate():
     assert {s.name for s in measured} == {"join-filter", "avatar"}
     for scenario in measured:
         assert scenario.first_minute_rate <= scenario.warm_rate
+
+
+def test_a_variants_first_minute_is_measured_in_join_filter_alone():
+    """The publication's cut (docs/method.md, Profiles): a variant's job of the avatar starts
+    without the first minute, and the estimate counts none there; a stack's keeps it."""
+    join_filter, avatar = SCENARIOS["join-filter"], SCENARIOS["avatar"]
+    assert join_filter.measures_first_minute(variant=True) and join_filter.measures_first_minute(variant=False)
+    assert avatar.measures_first_minute(variant=False) and not avatar.measures_first_minute(variant=True)
+    assert not SCENARIOS["mixed"].measures_first_minute(variant=False)
+    without = dataclasses.replace(avatar, first_minute_rate=0)
+    assert estimate_seconds(avatar, "quick", open_model=True, variant=True) == estimate_seconds(
+        without, "quick", open_model=True
+    )
+    assert estimate_seconds(join_filter, "quick", open_model=True, variant=True) == estimate_seconds(
+        join_filter, "quick", open_model=True
+    )

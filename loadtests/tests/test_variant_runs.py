@@ -44,9 +44,12 @@ def test_a_variant_is_measured_in_its_own_scenarios_only(tmp_path):
     )
     assert [s.name for s in plan.remaining("demo", 1)] == ["join-filter", "avatar"]
     assert [s.name for s in plan.remaining("demo@lazy", 1)] == ["avatar"]
-    # The estimate counts the variant's one job, not two.
+    # The estimate counts the variant's one job, not two, and that job without the avatar's first
+    # minute, which is a stack's alone.
     alone = Plan([stack], plan.scenarios, "smoke", 1, SPLIT, tmp_path, ceilings=False)
-    just_avatar = Plan([stack], [SCENARIOS["avatar"]], "smoke", 1, SPLIT, tmp_path, ceilings=False)
+    just_avatar = Plan([variant], [SCENARIOS["avatar"]], "smoke", 1, SPLIT, tmp_path, ceilings=False)
+    as_a_stack = Plan([stack], [SCENARIOS["avatar"]], "smoke", 1, SPLIT, tmp_path, ceilings=False)
+    assert just_avatar.estimate_seconds() < as_a_stack.estimate_seconds()
     # (The machine's calibration once, before all of them.)
     once = CALIBRATION_S
     assert plan.estimate_seconds() == pytest.approx(alone.estimate_seconds() + just_avatar.estimate_seconds() - once)
@@ -117,6 +120,12 @@ def test_a_run_of_a_stack_and_its_variant_writes_each_rows_own_scenarios(pg_clus
     ]
     files = sorted(p.name for p in (tmp_path / "out" / "raw" / "smoke").glob("*.json"))
     assert files == ["demo2--avatar--run1.json", "demo2--join-filter--run1.json", "demo2@lazy--avatar--run1.json"]
+    # The avatar's first minute is the stack's alone (docs/method.md, Profiles).
+    assert [(r.stack.name, r.scenario, r.first_minute is not None) for r in records] == [
+        ("demo2", "join-filter", True),
+        ("demo2", "avatar", True),
+        ("demo2@lazy", "avatar", False),
+    ]
     # Every ladder step says what the app held: its process's threads from /proc, and its
     # sessions from pg_stat_activity (the fake app opens none).
     for record in records:

@@ -63,8 +63,10 @@ def estimate_seconds(
     open_model: bool = False,
     ceiling: bool = False,
     observed: Observed | None = None,
+    variant: bool = False,
 ) -> float:
-    """The duration of one stack × scenario (or of its ceiling), start-up and probes included."""
+    """The duration of one stack × scenario (or of its ceiling, or of a variant's), start-up and
+    probes included."""
     timing = TIMING[profile]
     per_run = RUN_S[scenario.tool]
     per_step = RUN_S[scenario.ladder_tool]
@@ -93,7 +95,7 @@ def estimate_seconds(
     first_minute = (
         (math.ceil(open_timing.first_minute_s / open_timing.window_s) + STEADY_WINDOWS)
         * (open_timing.window_s + OHA_RUN_S)
-        if scenario.first_minute_rate
+        if scenario.measures_first_minute(variant=variant)
         else 0.0
     )
     return (

@@ -109,7 +109,11 @@ class Plan:
                 name = getattr(stack, "name", "")
                 for scenario in self.remaining(name, run_number):
                     total += estimate_seconds(
-                        scenario, self.profile, open_model=self.open_model, observed=known.get((name, scenario.name))
+                        scenario,
+                        self.profile,
+                        open_model=self.open_model,
+                        observed=known.get((name, scenario.name)),
+                        variant=getattr(stack, "variant", None) is not None,
                     )
         return total
 

@@ -234,7 +234,7 @@ def _load_and_check(
     steady_state = ladder = first_minute = None
     warm = ctx.plan.open_model
     first_minute_window = None
-    if warm and scenario.first_minute_rate:
+    if warm and scenario.measures_first_minute(variant=stack.variant is not None):
         # Before anything else reaches the process: its first requests are the first minute's.
         first_minute_window = logged_window(
             ctx, scenario, base_url=running.base_url, dialect=stack.dialect, name=name, label=label
