@@ -26,7 +26,10 @@ class Expected:
     held: int
     held_no_rate: int
     not_offered: int
-    """Runs below the rate whose capacity is a lower bound: never offered it."""
+    """Runs below the rate whose capacity is a lower bound and that were never offered it."""
+    generator_bound: int
+    """Runs below the rate whose capacity is a lower bound but whose steps reached it: the load
+    generator bound a step they did not hold."""
     figures: dict[str, float | None] | None
     """app_cores, postgres_cores, p99, memory_mib; None: none."""
     of_runs: int
@@ -104,16 +107,17 @@ def expected_at(ladders: list[dict[str, Any]], rate: float) -> Expected:
             if lower and upper:
                 chosen = [lower[-1], upper[0]]
                 break
-    not_offered = sum(
-        1
+    below_a_lower_bound = [
+        max(step["offered_rps"] for step in ladder["steps"])
         for ladder in ladders
         if ladder["capacity_rps"] is not None and rate > ladder["capacity_rps"] and ladder.get("capacity_lower_bound")
-    )
+    ]
     base = {
         "runs": len(ladders),
         "held": len(holding),
         "held_no_rate": capacities.count(None),
-        "not_offered": not_offered,
+        "not_offered": sum(1 for offered in below_a_lower_bound if offered < rate),
+        "generator_bound": sum(1 for offered in below_a_lower_bound if offered >= rate),
     }
     if not chosen:
         return Expected(**base, figures=None, of_runs=0, probe=False, interpolated=False)

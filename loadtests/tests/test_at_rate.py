@@ -38,6 +38,7 @@ def same(reading: Reading, expected: Expected, where: object) -> int:
     """Asserts the two agree; returns how many figures were compared."""
     assert (reading.holds, reading.held, reading.runs) == (expected.holds, expected.held, expected.runs), where
     assert reading.held_no_rate == expected.held_no_rate, where
+    assert (reading.unmeasured, reading.generator_bound) == (expected.not_offered, expected.generator_bound), where
     figures = reading.figures() if reading.low is not None else None
     assert (figures is None) == (expected.figures is None), where
     if figures is None or expected.figures is None:
@@ -102,10 +103,11 @@ def test_the_pieces_the_page_reads_hold_the_reading_of_every_rate_in_them(fixtur
         found = pieces(records)
         for rate in every_rate_of([r.ladder.model_dump() for r in records if r.ladder is not None]):
             piece, reading = piece_of(found, rate).reading, reading_at(records, rate)
-            assert (piece.held, piece.runs, piece.unmeasured, piece.answer()) == (
+            assert (piece.held, piece.runs, piece.unmeasured, piece.generator_bound, piece.answer()) == (
                 reading.held,
                 reading.runs,
                 reading.unmeasured,
+                reading.generator_bound,
                 reading.answer(),
             ), (key, rate)
             assert (piece.low, piece.high) == (reading.low, reading.high), (key, rate)
@@ -164,3 +166,19 @@ def test_the_summary_quotes_the_common_rate_by_the_rule(fixture_files):
     assert float(app) == pytest.approx(figures["app_cores"] * 1000 / common, abs=0.005)
     assert float(postgres) == pytest.approx(figures["postgres_cores"] * 1000 / common, abs=0.005)
     assert float(p99) == pytest.approx(figures["p99"], abs=0.05)
+
+
+def test_a_run_the_load_generator_bound_is_neither_a_no_nor_held_everything():
+    """go-gin's outbound runs of the publication at 72fa9f4: each offered 5,000 req/s at most and
+    stopped there, its step bound by the load generator (capacity a lower bound)."""
+    files = sorted(PUBLISHED.glob("go-gin--outbound--run*.json"))
+    if len(files) < 3:
+        pytest.skip(f"no published go-gin outbound runs in {PUBLISHED}")
+    runs = [RawResult.read(path) for path in files]
+    assert reading_at(runs, 5000.0).answer() == (
+        "unknown: the load generator, not the stack, bound every run offered this rate"
+    )
+    assert reading_at(runs, 6000.0).answer() == (
+        "not offered: every run stopped below this rate, 3 of 3 where the load generator bound it"
+    )
+    assert "bound by the load generator" in reading_at(runs, 4000.0).answer()

@@ -147,6 +147,22 @@ def test_render_sorts_by_throughput_and_shows_ceiling_efficiency_and_spread(tmp_
         assert f"charts/{chart}.png" in text
 
 
+def test_results_md_names_its_method_and_commits_and_links_to_reading_the_results(tmp_path):
+    raw = tmp_path / "raw"
+    newer = record("fast", "join-filter", 1, [(60, 900.0)])
+    newer.update(method=4, git_commit="a" * 40)
+    older = record("slow", "join-filter", 1, [(60, 500.0)])
+    older.update(git_commit="b" * 40)
+    write(raw, [newer, older])
+    first = report.render(raw, tmp_path / "results.md", tmp_path / "charts").read_text().split("## ")[0]
+    assert (
+        "Measured by method v4 and a method before v4 (its records name none: results/changelog.md, The methods)"
+        in first
+    )
+    assert f"at `{'a' * 12}`, `{'b' * 12}`" in first
+    assert "docs/reading-results.md)" in first
+
+
 def test_render_reports_lost_writes(tmp_path):
     raw = tmp_path / "raw"
     lost = lost_writes(lost_writes=1, items_missing=1)

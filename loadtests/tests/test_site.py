@@ -14,7 +14,8 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select, WebDriverWait
 from test_first_minute import three_runs_and_a_variant
 
-from bench import cli, paths
+from bench import cli, manifest, paths
+from bench.records import stack_label
 from bench.report.site import DOCS, write_site
 
 # Four Java stacks (one of them HAL) in all five scenarios, one run each.
@@ -76,15 +77,21 @@ def charts(driver) -> dict[str, dict]:
     return {chart["scenario"]: chart for chart in driver.execute_script(CHARTS)}
 
 
+# The summary's and the rate picker's rows of stacks with figures (a stack of the repository that no
+# raw file holds has a row too, marked unmeasured).
+SUMMARY_ROWS = "#summary tbody tr:not(.unmeasured)"
+LOAD_ROWS = "#load tbody tr:not(.unmeasured)"
+
+
 def rows(driver) -> list[str]:
-    return [row.get_attribute("data-stack") for row in driver.find_elements(By.CSS_SELECTOR, "#summary tbody tr")]
+    return [row.get_attribute("data-stack") for row in driver.find_elements(By.CSS_SELECTOR, SUMMARY_ROWS)]
 
 
 def mean_tiers(driver) -> list[tuple[str, float | None]]:
     """The summary's mean tier per stack row, in the page's order."""
     shown = [
         (row.get_attribute("data-stack"), row.find_element(By.CLASS_NAME, "derived").text)
-        for row in driver.find_elements(By.CSS_SELECTOR, "#summary tbody tr:not(.ceiling)")
+        for row in driver.find_elements(By.CSS_SELECTOR, f"{SUMMARY_ROWS}:not(.ceiling)")
     ]
     return [(label, None if text == "–" else float(text)) for label, text in shown]
 
@@ -247,7 +254,7 @@ def test_ceilings_are_shown_apart_and_other_languages_filter(browser, tmp_path):
     ceilings = browser.find_elements(By.CSS_SELECTOR, "#summary tbody tr.ceiling")
     assert {row.get_attribute("data-stack") for row in ceilings} == {"ceiling-db", "ceiling-http"}
     assert all(row.find_element(By.CLASS_NAME, "derived").text == "ceiling" for row in ceilings)
-    tiers = [td.text for td in browser.find_elements(By.CSS_SELECTOR, "#summary tbody tr:not(.ceiling) td.derived")]
+    tiers = [td.text for td in browser.find_elements(By.CSS_SELECTOR, f"{SUMMARY_ROWS}:not(.ceiling) td.derived")]
     assert tiers[0] == "1.0" and tiers == sorted(tiers)
     assert set(rows(browser)[:2]) == {"ceiling-db", "ceiling-http"}
     assert "ceiling-db" in charts(browser)["join-filter"]["stacks"]
@@ -375,7 +382,7 @@ def pick_load(driver, scenario: str, rate: float) -> dict[str, tuple[str, dict[s
     box = driver.find_element(By.ID, "load-rate")
     box.clear()
     box.send_keys(f"{rate:g}")
-    rows = driver.find_elements(By.CSS_SELECTOR, "#load tbody tr")
+    rows = driver.find_elements(By.CSS_SELECTOR, LOAD_ROWS)
     return {
         row.get_attribute("data-stack"): (
             row.find_elements(By.TAG_NAME, "td")[0].text,
@@ -392,7 +399,7 @@ def test_every_control_changes_what_it_says(browser, java_site):
     assert browser.find_element(By.CSS_SELECTOR, heading).text == "holds 400 req/s at p99 ≤ 100 ms?"
     assert browser.find_element(By.ID, "load-objective").text == "p99 objective: 100 ms"
     pick_load(browser, "join-filter", 5000)
-    answers = [td.text for td in browser.find_elements(By.CSS_SELECTOR, "#load tbody td:nth-of-type(1)")]
+    answers = [td.text for td in browser.find_elements(By.CSS_SELECTOR, f"{LOAD_ROWS} td:nth-of-type(1)")]
     assert answers and all(answer == "no: 0 of 1 run" for answer in answers), answers
     # The stack filter takes its row out of the rate picker too.
     toggle(browser, "filter-stack", "java-jersey")
@@ -544,3 +551,81 @@ def test_the_claims_lead_with_their_verdict_and_figure_and_fold_their_reasons(br
     # Unfolded, the reason is there to read.
     click(browser, browser.find_element(By.CSS_SELECTOR, "#claims tbody tr td.why summary"))
     assert browser.find_element(By.CSS_SELECTOR, "#claims tbody tr td.why p").is_displayed()
+
+
+def test_every_stack_of_the_repository_is_in_the_filters_and_the_tables_measured_or_not(browser, java_site):
+    open_page(browser, java_site)
+    repository = {stack_label(stack.name, stack.dialect) for stack in manifest.discover()}
+    measured = set(rows(browser))
+    assert measured and repository - measured, "the fixture measures some of the repository's stacks, not all"
+    filters = {box.get_attribute("value") for box in browser.find_elements(By.CSS_SELECTOR, "#filter-stack input")}
+    assert repository <= filters
+    unmeasured = {
+        row.get_attribute("data-stack"): row.find_element(By.CSS_SELECTOR, "td.absent").text
+        for row in browser.find_elements(By.CSS_SELECTOR, "#summary tbody tr.unmeasured")
+    }
+    assert set(unmeasured) == repository - measured
+    assert set(unmeasured.values()) == {"not measured yet"}
+    pick_load(browser, "join-filter", 400)
+    at_load = {
+        row.get_attribute("data-stack"): row.find_element(By.CSS_SELECTOR, "td.absent").text
+        for row in browser.find_elements(By.CSS_SELECTOR, "#load tbody tr.unmeasured")
+    }
+    assert at_load == unmeasured
+    # The filters take an unmeasured stack out as they do a measured one.
+    toggle(browser, "filter-stack", "java-quarkus")
+    assert not browser.find_elements(By.CSS_SELECTOR, '#summary tr[data-stack="java-quarkus"]')
+    toggle(browser, "filter-stack", "java-quarkus")
+    # It is listed, not compared: the comparison offers what was measured.
+    offered = {option.get_attribute("value") for option in Select(browser.find_element(By.ID, "compare-a")).options}
+    assert not offered & set(unmeasured)
+    assert severe_entries(browser) == []
+
+
+def test_the_first_screen_names_the_method_and_links_to_reading_the_results(browser, java_site):
+    open_page(browser, java_site)
+    lede = browser.find_element(By.ID, "lede")
+    assert lede.text.startswith("Measured by a method before v4")
+    assert lede.rect["y"] + lede.rect["height"] < 200
+    links = {a.text: a.get_attribute("href") for a in lede.find_elements(By.CSS_SELECTOR, "a.doc")}
+    assert links["reading the results"].endswith("/docs/reading-results.md")
+    assert links["the method"].endswith("/docs/method.md")
+
+
+HEADINGS_OVER_FIGURES = """
+const table = document.getElementById('summary');
+const right = (node) => {
+  const text = document.createRange();
+  text.selectNodeContents(node);
+  return text.getBoundingClientRect().right;
+};
+return [...table.querySelectorAll('thead th[data-key]')].filter((th) => th.dataset.key !== 'stack').map((th) => {
+  const column = [...th.parentElement.children].indexOf(th);
+  const cells = [...table.querySelectorAll('tbody tr:not(.unmeasured)')].map((tr) => tr.children[column]);
+  return {key: th.dataset.key, heading: right(th.querySelector('button')), figures: cells.map(right)};
+});
+"""
+
+
+def test_the_summarys_headings_end_where_their_figures_end(browser, java_site):
+    open_page(browser, java_site)
+    columns = browser.execute_script(HEADINGS_OVER_FIGURES)
+    assert len(columns) >= 5
+    for column in columns:
+        assert all(abs(column["heading"] - edge) <= 2 for edge in column["figures"]), column
+
+
+def test_an_answer_at_your_load_carries_one_count_of_runs(browser, java_site):
+    """Its own ("2 of 3 runs"), or none where every run held it; the figures' runs are in their title."""
+    import re
+
+    open_page(browser, java_site)
+    seen = 0
+    for scenario, rate in [("join-filter", 400), ("join-filter", 900), ("read-heavy", 130), ("mixed", 120)]:
+        pick_load(browser, scenario, rate)
+        for cell in browser.find_elements(By.CSS_SELECTOR, f"{LOAD_ROWS} td:nth-of-type(1)"):
+            assert len(re.findall(r"\bof \d+ runs?\b", cell.text)) <= 1, (scenario, rate, cell.text)
+            seen += 1
+        for figure in browser.find_elements(By.CSS_SELECTOR, f"{LOAD_ROWS} td.measured, {LOAD_ROWS} td.interpolated"):
+            assert re.search(r"\bof \d+ runs?\b", figure.get_attribute("title")), figure.get_attribute("title")
+    assert seen

@@ -86,7 +86,14 @@ class Reading:
     held_no_rate: int
     """Runs that held no rate at all."""
     unmeasured: int
-    """Runs that do not hold it but whose capacity is a lower bound: the rate was never tried."""
+    """Runs that do not hold it, whose capacity is a lower bound, and that were never offered it:
+    every rate they were offered is below it."""
+    generator_bound: int
+    """Runs that were offered it (or a lower rate) and did not hold it, with a step the load
+    generator bound: their capacity is a lower bound, and they cannot say whether the stack holds it."""
+    stopped_by_generator: int
+    """Of the runs never offered it, those that stopped below their highest offered rate, where
+    the load generator bound a step they did not hold (the others held every rate offered)."""
     low: Anchor | None
     high: Anchor | None
     """None with `low` set: measured at the rate itself; both None: no figures."""
@@ -118,15 +125,27 @@ class Reading:
         if self.held_no_rate == self.runs:
             return "no: held no rate"
         if self.unmeasured == self.runs:
-            # Every run held every rate it was offered, all below this one: a lower bound, not a no.
+            # Every run stopped below this rate: a lower bound, not a no.
+            if self.stopped_by_generator:
+                return (
+                    f"not offered: every run stopped below this rate, {self.stopped_by_generator} of {self.runs}"
+                    " where the load generator bound it"
+                )
             return "not offered: every run held all it was offered, below this rate"
+        if self.generator_bound and self.unmeasured + self.generator_bound == self.runs:
+            return "unknown: the load generator, not the stack, bound every run offered this rate"
         runs = f"{self.runs} run{'s' if self.runs > 1 else ''}"
-        refused = self.runs - self.held - self.unmeasured - self.held_no_rate
-        said = f"{self.held} of {runs}" if self.held or self.unmeasured else f"no: 0 of {runs}"
+        refused = self.runs - self.held - self.unmeasured - self.generator_bound - self.held_no_rate
+        unsure = self.unmeasured + self.generator_bound
+        said = f"{self.held} of {runs}" if self.held or unsure else f"no: 0 of {runs}"
         if self.held_no_rate:
             said += f", {self.held_no_rate} held no rate"
+        if self.generator_bound:
+            said += f", {self.generator_bound} bound by the load generator"
         if self.unmeasured:
-            said += f", {self.unmeasured} not offered this rate" + ("" if refused else " (no run refused it)")
+            said += f", {self.unmeasured} not offered this rate"
+        if unsure and not refused:
+            said += " (no run refused it)"
         return said
 
     def per_request(self) -> dict[str, float | None]:
@@ -185,18 +204,32 @@ def reading_at(records: Sequence[RawResult], rate: float) -> Reading:
     """One stack's runs of one scenario at `rate` req/s."""
     laddered = [r for r in records if r.ladder is not None]
     holding = [r for r in laddered if holds(r, rate)]
+    # A lower bound that does not reach the rate: never offered it, or bound by the load generator.
+    unsure = [r for r in laddered if r.ladder is not None and r.ladder.capacity_lower_bound and not holds(r, rate)]
     low, high = _bracket(holding, rate)
     return Reading(
         rate=rate,
         runs=len(laddered),
         held=len(holding),
         held_no_rate=sum(1 for r in laddered if r.ladder is not None and r.ladder.capacity_rps is None),
-        unmeasured=sum(
-            1 for r in laddered if r.ladder is not None and r.ladder.capacity_lower_bound and not holds(r, rate)
+        unmeasured=sum(1 for r in unsure if highest_offered(r) < rate),
+        generator_bound=sum(1 for r in unsure if highest_offered(r) >= rate),
+        stopped_by_generator=sum(
+            1
+            for r in unsure
+            if r.ladder is not None
+            and highest_offered(r) < rate
+            and (r.ladder.capacity_rps or 0.0) < highest_offered(r)
         ),
         low=low,
         high=high,
     )
+
+
+def highest_offered(record: RawResult) -> float:
+    """The highest rate any step of its ladder, probes included, was offered."""
+    steps = record.ladder.steps if record.ladder is not None else []
+    return max((step.offered_rps for step in steps), default=0.0)
 
 
 @dataclass(frozen=True)
@@ -211,13 +244,15 @@ class Piece:
 
 
 def pieces(records: Sequence[RawResult]) -> list[Piece]:
-    """Every rate's reading, as a few pieces. The answer changes only at a run's capacity and the
-    steps only at a rate some run held a step at, so between two such rates one reading (taken at
-    any rate inside) holds throughout, its figures on the straight line between its two steps."""
+    """Every rate's reading, as a few pieces. The answer changes only at a run's capacity and at the
+    highest rate a run whose capacity is a lower bound was offered, and the steps only at a rate
+    some run held a step at, so between two such rates one reading (taken at any rate inside) holds
+    throughout, its figures on the straight line between its two steps."""
     laddered = [r for r in records if r.ladder is not None]
     cuts = sorted(
         {rate for r in laddered for rate in held_points(r)}
         | {r.ladder.capacity_rps for r in laddered if r.ladder is not None and r.ladder.capacity_rps is not None}
+        | {highest_offered(r) for r in laddered if r.ladder is not None and r.ladder.capacity_lower_bound}
     )
     found: list[Piece] = []
     start = 0.0

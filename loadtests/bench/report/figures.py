@@ -187,3 +187,13 @@ def noise_marks(rows: list[tuple[str, Spread | None]], *, pairwise: bool = True)
         upper, lower = (a, b) if order.index(a) < order.index(b) else (b, a)
         found.setdefault(upper, []).append("next" if order.index(lower) == order.index(upper) + 1 else lower)
     return {name: "≈ " + ", ".join(sorted(others, key=lambda o: o != "next")) for name, others in found.items()}
+
+
+def method_words(records: list[RawResult]) -> str:
+    """The method as results.md and the page name it ("method v4"); records that name none were
+    written before v4."""
+    named = sorted({r.method for r in records if r.method is not None})
+    words = [f"method v{m}" for m in named]
+    if any(r.method is None for r in records):
+        words.append("a method before v4 (its records name none: results/changelog.md, The methods)")
+    return " and ".join(words) or "no method"

@@ -11,7 +11,7 @@ from bench.errors import BenchError
 from bench.records import RawResult
 from bench.report.charts import draw_capacity_chart, draw_charts, draw_latency_charts, draw_soak_chart
 from bench.report.claims import claims_section, load_claims
-from bench.report.figures import Cell, group_cells
+from bench.report.figures import Cell, group_cells, method_words
 from bench.report.first_minute import first_minute_section
 from bench.report.quotes import Quotes, fill
 from bench.report.sections import fault_section, ladder_section, soak_section
@@ -78,6 +78,7 @@ def render(
         " side by side. It is built, not committed: `./bench report` writes"
         f" `{_shown_path(charts_dir / 'site' / 'index.html', out_md.parent)}`, which opens from disk.",
         "",
+        *_linked([method_line(records), ""], out_md.parent),
     ]
     lines += _linked(summary_section(cells_by_scenario, mem_ladder, runs, measured_at(stack_records)), out_md.parent)
     if analysis and analysis.exists():
@@ -129,6 +130,15 @@ def _dated(section: list[str], records: list[RawResult]) -> list[str]:
     if not section or not records:
         return section
     return [section[0], "", f"_Measured {measured_at(records)}._", *section[1:]]
+
+
+def method_line(records: list[RawResult]) -> str:
+    """Which method measured the records, at which commits, and where every column is explained."""
+    commits = ", ".join(f"`{c}`" for c in sorted({(r.git_commit or "unknown")[:12] for r in records}))
+    return (
+        f"Measured by {method_words(records)} ([docs/method.md](docs/method.md)) at {commits}. What every column"
+        " and mark means, with one row worked through: [docs/reading-results.md](docs/reading-results.md)."
+    )
 
 
 def _linked(section: list[str], base: Path) -> list[str]:

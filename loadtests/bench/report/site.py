@@ -19,13 +19,23 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TypedDict
 
-from bench import paths
+from bench import manifest, paths
 from bench.errors import BenchError
-from bench.records import RawResult
+from bench.records import RawResult, stack_label
 from bench.records.steps import LadderStep
 from bench.report.at_rate import reading_at
-from bench.report.figures import MIB, Cell, Figure, class_counts, figure, group_cells, median, record_class
-from bench.report.first_minute import ChartData, first_minute_data
+from bench.report.figures import (
+    MIB,
+    Cell,
+    Figure,
+    class_counts,
+    figure,
+    group_cells,
+    median,
+    method_words,
+    record_class,
+)
+from bench.report.first_minute import first_minute_data
 from bench.report.ladder import (
     common_rate,
     has_ladder,
@@ -36,124 +46,16 @@ from bench.report.ladder import (
     step_at,
     stopped_by,
 )
-from bench.report.site_answers import ClaimData, VariantData, claims_data, variants_data
-from bench.report.site_load import LoadData, load_data
+from bench.report.site_answers import claims_data, variants_data
+from bench.report.site_load import load_data
+from bench.report.site_shapes import ScenarioFigures, ScenarioInfo, SiteData, StackFigures, Step
 from bench.report.summary import bound_sentence, per_run_peak, smallest_clean_cap
 from bench.report.tiers import capacity_range, tier_of, tiers
 from bench.report.variants import split_variants
 
 ASSETS = Path(__file__).with_name("site_assets")
-DOCS = {"method": "method.md", "study": "study.md", "claims": "claims.toml"}
+DOCS = {"method": "method.md", "study": "study.md", "claims": "claims.toml", "reading": "reading-results.md"}
 CEILING_PREFIX = "ceiling-"
-
-
-class Step(TypedDict):
-    """One offered rate of a stack's ladder, as the median of the runs that reached it."""
-
-    offered: float
-    p50: float | None
-    p99: float | None
-    p999: float | None
-    cores: float | None
-    postgres: float | None
-    delivered: float | None
-    memory_mib: float | None
-    """The app's peak memory over the step."""
-    held: int
-    """Runs that held it, of `runs`."""
-    runs: int
-    href: str
-
-
-class ScenarioFigures(TypedDict):
-    capacity: Figure
-    capacity_lower_bound: bool
-    """A run's capacity may lie above it (report.ladder.lower_bound): shown with "≥"."""
-    tier: int | None
-    """Its tier in the scenario (1 the highest; bench.report.tiers), None for a ceiling."""
-    held_no_rate: bool
-    p99: Figure
-    cores: Figure
-    postgres: Figure
-    stopped: str
-    """Why each run's ladder ended, and what bound the step it could not hold (as results.md says them)."""
-    bound: str
-    steps: list[Step]
-    runs: int
-    """Runs with a ladder."""
-    common_held: int
-    """Of those, the runs that held the common rate (the figures at it are theirs)."""
-    common_probe: bool
-    """A figure at the common rate comes from a probe in at least one run."""
-    load: LoadData
-    """Its answer and figures at any rate (bench.report.site_load)."""
-    files: list[str]
-    failures: list[str]
-
-
-class StackFigures(TypedDict):
-    label: str
-    name: str
-    display: str
-    language: str
-    framework: str
-    data_access: str
-    dialect: str | None
-    """None for a ceiling: it serves no dialect."""
-    ceiling: bool
-    idle_mib: Figure
-    peak_mib: Figure
-    smallest_cap_mib: Figure
-    startup_s: Figure
-    steady_s: Figure
-    warmup_classes: str
-    """Its records' warm-up classes counted, as results.md's summary says them."""
-    steady_capped: int
-    """Of its warm-ups, those that reached their cap: results.md's "(N/M at cap)"."""
-    scenarios: dict[str, ScenarioFigures]
-
-
-class TierInfo(TypedDict):
-    number: int
-    stacks: list[str]
-    low: float
-    high: float
-    ranges: dict[str, list[float]]
-    """Each stack's lowest and highest capacity over its runs (0: a run that held no rate), so that
-    the page can give the range of the stacks its filters leave."""
-
-
-class ScenarioInfo(TypedDict):
-    name: str
-    tiers: list[TierInfo]
-    bound: str
-    """What stopped its ladders, in words: what separates the tiers (results.md says the same)."""
-    ladder: bool
-    objective_p99_ms: float | None
-    rates: list[float]
-    common_rate: float | None
-
-
-class SiteData(TypedDict):
-    raw_dir: str
-    profile: str
-    runs: int
-    mem_ladder_scenarios: list[str]
-    """The scenarios the memory ladder served at each cap (not every scenario)."""
-    files: int
-    commits: list[str]
-    dates: list[str]
-    machine: str
-    scenarios: list[ScenarioInfo]
-    stacks: list[StackFigures]
-    variants: list[VariantData]
-    """Each variant in each of its scenarios against its stack (bench.report.variants)."""
-    claims: list[ClaimData]
-    """Every claim of docs/claims.toml with its verdict (bench.report.claims)."""
-    first_minute: list[ChartData]
-    """The first minute of a fresh process per scenario measured in it (bench.report.first_minute)."""
-    docs: dict[str, str]
-    """The documents the page names (method, study, claims), linked like the raw files."""
 
 
 def write_site(raw_dir: Path, site_dir: Path) -> Path:
@@ -163,7 +65,7 @@ def write_site(raw_dir: Path, site_dir: Path) -> Path:
     found = _read(raw_dir)
     mem_ladder_dir = raw_dir.parent / f"{raw_dir.name}-mem-ladder"
     mem_ladder = _read(mem_ladder_dir) if any(mem_ladder_dir.glob("*.json")) else []
-    data = site_data(found, site_dir, mem_ladder)
+    data = site_data(found, site_dir, mem_ladder, listed=manifest.discover())
     # Generated as a whole: a file left from an earlier page (an older Chart.js) must not stay.
     if site_dir.exists():
         shutil.rmtree(site_dir)
@@ -183,10 +85,14 @@ def _read(raw_dir: Path) -> list[tuple[Path, RawResult]]:
 
 
 def site_data(
-    found: list[tuple[Path, RawResult]], site_dir: Path, mem_ladder: list[tuple[Path, RawResult]] | None = None
+    found: list[tuple[Path, RawResult]],
+    site_dir: Path,
+    mem_ladder: list[tuple[Path, RawResult]] | None = None,
+    listed: list[manifest.Stack] | None = None,
 ) -> SiteData:
     """What the page shows, as JSON: per scenario its ladder's rates and common rate; per stack
-    its figures per scenario and its memory, start-up and steady state."""
+    its figures per scenario and its memory, start-up and steady state. The `listed` stacks (the
+    repository's) that no record holds are there too, as not measured yet."""
     mem_ladder = mem_ladder or []
     href = {id(record): _link(path, site_dir) for path, record in [*found, *mem_ladder]}
     records = [record for _, record in found]
@@ -243,8 +149,10 @@ def site_data(
                 "warmup_classes": "–" if is_ceiling else class_counts(r for r in mine if not r.failed),
                 "steady_capped": sum(record_class(r) == "not-settled" for r in mine if not r.failed),
                 "scenarios": figures,
+                "measured": True,
             }
         )
+    stacks += _unmeasured(listed or [], set(per_stack))
     machine = records[0].machine
     return {
         "raw_dir": _link(found[0][0].parent, site_dir),
@@ -252,6 +160,7 @@ def site_data(
         "runs": max(r.run for r in records),
         "mem_ladder_scenarios": sorted({record.scenario for _, record in mem_ladder}),
         "files": len(records),
+        "method": method_words(records),
         "commits": sorted({(r.git_commit or "unknown")[:12] for r in records}),
         "dates": sorted({r.started_at.date().isoformat() for r in records if r.started_at is not None}),
         "machine": f"{machine.cpu_model}, {machine.cores} cores; {machine.os}",
@@ -262,6 +171,34 @@ def site_data(
         "first_minute": first_minute_data(every_row),
         "docs": {name: _link(paths.ROOT / "docs" / file, site_dir) for name, file in DOCS.items()},
     }
+
+
+def _unmeasured(listed: list[manifest.Stack], measured: set[str]) -> list[StackFigures]:
+    """The listed stacks no record holds: a reader looking for one finds it, said not measured."""
+    absent = figure([])
+    return [
+        {
+            "label": stack_label(stack.name, stack.dialect),
+            "name": stack.name,
+            "display": stack.display,
+            "language": stack.language,
+            "framework": f"{stack.framework} {stack.framework_version}",
+            "data_access": stack.data_access,
+            "dialect": stack.dialect,
+            "ceiling": False,
+            "idle_mib": absent,
+            "peak_mib": absent,
+            "smallest_cap_mib": absent,
+            "startup_s": absent,
+            "steady_s": absent,
+            "warmup_classes": "–",
+            "steady_capped": 0,
+            "scenarios": {},
+            "measured": False,
+        }
+        for stack in listed
+        if stack_label(stack.name, stack.dialect) not in measured
+    ]
 
 
 def _link(path: Path, site_dir: Path) -> str:

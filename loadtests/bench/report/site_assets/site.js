@@ -224,7 +224,9 @@
     );
     table.append(el('thead', {}, head));
     const body = el('tbody');
-    const row = (stack) => el('tr', {'data-stack': stack.label, class: stack.ceiling ? 'ceiling' : null},
+    const columns = scenarios.length + 1 + PROCESS_COLUMNS.length + 1;
+    const row = (stack) => (stack.measured ? measuredRow(stack) : unmeasuredRow(stack, columns));
+    const measuredRow = (stack) => el('tr', {'data-stack': stack.label, class: stack.ceiling ? 'ceiling' : null},
       el('th', {scope: 'row', title: `${stack.display}; ${stack.framework}; ${stack.data_access}`},
         el('span', {class: 'swatch', style: `background:${colourOf.get(stack.label)}`}), stack.label),
       el('td', {}, stack.ceiling ? '–' : stack.language),
@@ -242,6 +244,15 @@
     const nothing = !scenarios.length || !stacks.some(visible);
     document.getElementById('empty').hidden = !nothing;
     table.hidden = nothing;
+  }
+
+  // A stack of the repository that no raw file holds: there to be found, and said so.
+  function unmeasuredRow(stack, columns) {
+    return el('tr', {'data-stack': stack.label, class: 'unmeasured'},
+      el('th', {scope: 'row', title: `${stack.display}; ${stack.framework}; ${stack.data_access}`}, stack.label),
+      el('td', {}, stack.language),
+      el('td', {}, DIALECTS[stack.dialect] || stack.dialect),
+      el('td', {colspan: columns, class: 'absent'}, 'not measured yet'));
   }
 
   // Per scenario shown, its tiers as the raw files decided them over every stack measured, each
@@ -760,17 +771,20 @@
     {key: 'memory_mib', label: 'app memory MiB', digits: 0},
   ];
 
-  const SOURCE = 'where the figures come from: the step at the rate, or the two around it (req/s); from how ' +
-    'many runs; whether a short probe is among the steps';
+  const SOURCE = 'where the figures come from: the step at the rate, or the two around it (req/s), and whether ' +
+    'a short probe is among the steps; hover over a figure for how many runs';
 
-  // Where a row's figures come from, in a few words: the step or the two around the rate, how
-  // many runs, and whether a probe (a few seconds of requests) is among the steps.
-  function sourceOf(found) {
+  // Under an answer, the steps its figures come from; how many runs' steps they are the median of
+  // goes in the figures' own title, so that the answer's cell carries one count of runs: its own.
+  function stepsOf(found) {
     const where = found.high
       ? `steps at ${fmt(found.low.rate, 0)} and ${fmt(found.high.rate, 0)}`
       : `its step at ${fmt(found.low.rate, 0)}`;
-    const runs = `${found.piece.of_runs} of ${found.runs} run${found.runs > 1 ? 's' : ''}`;
-    return `${where} · ${runs}${found.piece.probe ? ' · probe' : ''}`;
+    return `${where}${found.piece.probe ? ' · probe' : ''}`;
+  }
+
+  function sourceOf(found) {
+    return `${stepsOf(found)} · ${found.piece.of_runs} of ${found.runs} run${found.runs > 1 ? 's' : ''}`;
   }
 
   function byTier(a, b) {
@@ -843,8 +857,12 @@
       },
       el('th', {scope: 'row'}, stack.label),
       el('td', {class: piece.holds ? 'holds' : 'no-hold'}, piece.answer,
-        found.values ? el('span', {class: 'source', title: SOURCE}, sourceOf(found)) : null),
+        found.values ? el('span', {class: 'source', title: SOURCE}, stepsOf(found)) : null),
       ...LOAD_COLUMNS.map((c) => loadCell(found, c))));
+    }
+    for (const stack of stacks.filter((one) => visible(one) && !one.measured)) {
+      body.append(el('tr', {'data-stack': stack.label, class: 'unmeasured'}, el('th', {scope: 'row'}, stack.label),
+        el('td', {colspan: 1 + LOAD_COLUMNS.length, class: 'absent'}, 'not measured yet')));
     }
     table.append(body);
     const note = document.getElementById('load-note');
@@ -854,7 +872,7 @@
       'runs did. The figures come from the runs that held it, from the steps each held: the median over them at a ' +
       'rate where every one of them has a step (≈: on the straight line between two such rates, never past them); ' +
       'where those do not reach the rate, from steps only some runs held. Under each answer: the step or steps, ' +
-      'from how many runs, and "probe" where a short probe is among them. Cores ' +
+      'and "probe" where a short probe is among them; hover over a figure for how many runs\' steps it comes from. Cores ' +
       'are CPU time per request × the rate. Below a stack\'s capacity the ladder ran short probes only, so most ' +
       'figures rest on a probe\'s few seconds of requests. Rows in order of mean tier; the chart puts the cheapest ' +
       'first. results.md quotes its rates by the same rule (',
@@ -1009,7 +1027,9 @@
     }
     // Two stacks of one language, the language with the most stacks; else the first two.
     const byLanguage = {};
-    for (const stack of stacks) (byLanguage[stack.language] = byLanguage[stack.language] || []).push(stack.label);
+    for (const stack of stacks.filter((one) => one.measured)) {
+      (byLanguage[stack.language] = byLanguage[stack.language] || []).push(stack.label);
+    }
     const family = Object.values(byLanguage).sort((x, y) => y.length - x.length)[0] || [];
     return family.length >= 2 ? family.slice(0, 2) : labels.slice(0, 2);
   }
@@ -1038,10 +1058,10 @@
     markScrolling();
   }
 
-  // The comparison offers the stacks the filters leave; a stack a filter removes gives its place
-  // to the first one left that is not already on the other side, and comes back with it.
+  // The comparison offers the measured stacks the filters leave; a stack a filter removes gives its
+  // place to the first one left that is not already on the other side, and comes back with it.
   function compareOptions() {
-    const offered = [...stacks, ...ceilings].filter(visible).map((s) => s.label);
+    const offered = [...stacks.filter((s) => s.measured), ...ceilings].filter(visible).map((s) => s.label);
     const [a, b] = ['compare-a', 'compare-b'].map((id) => document.getElementById(id));
     const pick = (wanted, avoid) => (offered.includes(wanted) ? wanted : offered.find((l) => l !== avoid) || offered[0] || '');
     const first = pick(a.dataset.wanted, offered.includes(b.dataset.wanted) ? b.dataset.wanted : null);
@@ -1123,10 +1143,15 @@
     // Idle memory and start-up are per start of the process, which can be several per run.
     const starts = ' Memory and start-up figures with a min–max under them are medians over the starts of ' +
       'the stack\'s process; hover over a figure for what it is the median of.';
-    document.getElementById('provenance').textContent =
-      `Generated by ./bench report from the ${DATA.files} raw JSON files in ${DATA.raw_dir} ` +
-      `(profile ${DATA.profile}; commit ${DATA.commits.join(', ')}; ${DATA.dates.join(', ') || 'no date'}; ` +
-      `${DATA.machine}). ${runs}${starts} Every figure links to the raw file it comes from.`;
+    document.getElementById('lede').replaceChildren(
+      `Measured by ${DATA.method}. What every column and mark means, with one row worked through: `,
+      docLink('reading', 'reading the results'), '; how it is measured: ', docLink('method', 'the method'), '.');
+    document.getElementById('provenance').replaceChildren(
+      `Generated by ./bench report from the ${DATA.files} raw JSON files in ${DATA.raw_dir}, measured by ` +
+      `${DATA.method} (`, docLink('method', 'the method'), `; profile ${DATA.profile}; commit ` +
+      `${DATA.commits.join(', ')}; ${DATA.dates.join(', ') || 'no date'}; ${DATA.machine}). ${runs}${starts} ` +
+      'Every figure links to the raw file it comes from. What every column and mark means: ',
+      docLink('reading', 'reading the results'), '.');
     const commons = DATA.scenarios.filter((s) => s.ladder)
       .map((s) => `${s.name} ${s.common_rate === null ? 'none' : fmt(s.common_rate, 0) + ' req/s'}`);
     document.getElementById('summary-note').replaceChildren(
