@@ -56,7 +56,7 @@ class OpenTiming:
 # The quick cap is 120 s since method v4 gives every scenario a fresh process, and 200 s for a
 # HotSpot JVM, which also waits for its compiler threads to fall under 5% of the core: over the
 # 21 JVM records of results/experiments/2026-11-29-time-to-steady that rule settled 20, the 90th
-# percentile at 186 s (docs/method.md, Steady state). A record that reaches the cap is measured
+# percentile at 186 s (docs/rationale.md, Steady state). A record that reaches the cap is measured
 # anyway and says so.
 # The smoke's warm-up cap is 10 s: go-gin, the stack it runs, has nothing to warm up. With 20 s
 # it settled after 9-18 s of 1 s windows on a busy machine, the later ones only noise falling

@@ -132,7 +132,7 @@ def test_the_quick_suite_of_nine_stacks_is_estimated_before_any_run():
     # The model before any run (steady in twelve windows, probes up 80% of the rates, the last of
     # them not held, and their bisection, then four full-length steps of at least 2,000 requests),
     # the ceilings included: the nine stacks and the ceilings took 115 minutes of the first
-    # repeat at 35f04db, twice the hour issue 31 aims at (docs/method.md, Time). What a run
+    # repeat at 35f04db, twice the hour issue 31 aims at (docs/rationale.md, Profiles). What a run
     # really takes follows it (test_the_estimate_follows_earlier_runs). The first minute came after
     # that repeat: 20 windows of 3 s and 3 more after the warm-up, each an oha run, in join-filter
     # and the avatar (docs/method.md, The first minute), about 23 minutes for nine stacks.

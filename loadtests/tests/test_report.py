@@ -562,3 +562,21 @@ def test_the_outbound_ladder_shows_what_each_call_costs_the_upstream_and_no_othe
     assert "postgres+loadgen+upstream" in row and "runs on the load generator's CPUs" in table
     join = text[text.index("### join-filter: fixed-rate ladder") : text.index("### join-filter: closed-model")]
     assert "upstream" not in join
+
+
+def test_a_lower_bound_above_the_median_leaves_the_median_unsigned():
+    """go-gin's heavy-body of the publication, in small: runs of 400 (a lower bound), 378 and 302
+    have the median 378, which no higher value of the first run can move; 400 as the median can."""
+    from bench.report.figures import group_cells
+    from bench.report.ladder import lower_bound
+
+    above = laddered("a", 1, [250.0, 400.0], None)
+    above["ladder"]["capacity_lower_bound"] = True
+    runs = [above, laddered("a", 2, [250.0], 400.0), laddered("a", 3, [250.0], 400.0)]
+    for other in runs[1:]:
+        other["ladder"]["capacity_rps"] = 378.0 if other["run"] == 2 else 302.0
+    (cell,) = group_cells([RawResult.model_validate(r) for r in runs])["join-filter"]
+    assert not lower_bound(cell)
+    runs[2]["ladder"]["capacity_rps"] = 420.0
+    (cell,) = group_cells([RawResult.model_validate(r) for r in runs])["join-filter"]
+    assert lower_bound(cell)

@@ -1,4 +1,4 @@
-"""The fixed-rate ladder's judgement (docs/method.md, The open model). A step is held when
+"""The fixed-rate ladder's judgement (docs/method.md, The fixed-rate ladder). A step is held when
 delivered >= 97% of offered, dropped iterations <= 1% of the arrivals offered, no unexpected
 status, and p99 <= the scenario's objective. Capacity at objective is the highest offered rate
 held at full length below every full-length rate not held; the probes only say where to look. A

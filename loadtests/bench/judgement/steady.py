@@ -110,7 +110,7 @@ def core_full(windows: Sequence[float | None], shares: Sequence[float | None], c
 # The repeated step's CPU per request against the first one's: within REPEAT_TOLERANCE, the record
 # is steady; cheaper by more, still warming; dearer by more, slowing (Barrett et al.'s classes,
 # "Virtual Machine Warmup Blows Hot and Cold", OOPSLA 2017, on two measurements instead of a run's
-# every iteration). docs/method.md (Steady state) gives what the repeat measured on this machine.
+# every iteration). docs/rationale.md (Steady state) gives what the repeat measured.
 REPEAT_TOLERANCE = 0.10
 
 

@@ -73,9 +73,14 @@ def bisected_to(cells: list[Cell]) -> float | None:
 
 
 def lower_bound(cell: Cell) -> bool:
-    """A run's capacity may lie above the rate it shows: its ladder held every rate, or the load
-    generator bounded the step it did not hold (method v3); it is printed with "≥"."""
-    return any(r.ladder is not None and r.ladder.capacity_lower_bound for r in cell.records)
+    """The cell's median capacity may lie above the rate it shows, printed with "≥": a run at or
+    below the median is a lower bound (its ladder held every rate, or the load generator bounded
+    the step it did not hold). A lower bound above the median moves no median, however high it is."""
+    middle = median_capacity(cell)
+    return middle is not None and any(
+        r.ladder is not None and r.ladder.capacity_lower_bound and (r.ladder.capacity_rps or 0.0) <= middle
+        for r in cell.records
+    )
 
 
 def p99_of(step: LadderStep) -> float | None:

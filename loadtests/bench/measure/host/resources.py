@@ -7,7 +7,7 @@ nothing from the app's core; every SAMPLE_INTERVAL_S it reads each process's sta
 one query through a connection of its own to the `postgres` database (its own statements are
 not counted as the app's, nor as the bench database's in pg_stat_statements) and unpacks the
 JVM's counters from their mapping. Its CPU over each step is recorded beside what it found; the
-cost per sample is stated in docs/method.md ("What is measured").
+cost per sample is stated in docs/rationale.md ("What is measured").
 """
 
 from __future__ import annotations

@@ -33,7 +33,7 @@ PGBENCH_RUN_S = 0.5
 CALIBRATION_S = 20.0
 JOB_S = 8.0
 # Without an earlier run of the same stack × scenario to go by, the mean of the first repeat of
-# the publication at 35f04db (ten stacks, eight variants, six scenarios; docs/method.md, Time): a
+# the publication at 35f04db (ten stacks, eight variants, six scenarios; docs/rationale.md, Profiles): a
 # ladder probed 8-12 rates, about 80% of its scenario's grid with the bisection after it, then ran
 # 3.3-5.1 full-length steps, since a 3 s probe holds rates a full-length step does not and the
 # full-length steps walk down from there; a warm-up took 33-51 s on average by scenario, about

@@ -33,7 +33,7 @@ from bench.records import Calibration, CpuCalibration, PostgresCalibration
 
 # About 3 s each on the 2-core Xeon under KVM (family 6, model 207) they were sized on: at half
 # that, two calibrations there a minute apart differed by up to 25% (slow spells of the host's
-# that outlasted every slice); at this length they mostly agreed within 5% (docs/method.md).
+# that outlasted every slice); at this length they mostly agreed within 5% (docs/rationale.md, What is measured).
 SHA256_MIB = 4096
 PYTHON_LOOPS = 32_000_000
 # Each part's rate is its fastest slice's (cpu_workload): about 0.2 s each.
