@@ -204,23 +204,22 @@ def reading_at(records: Sequence[RawResult], rate: float) -> Reading:
     """One stack's runs of one scenario at `rate` req/s."""
     laddered = [r for r in records if r.ladder is not None]
     holding = [r for r in laddered if holds(r, rate)]
-    # A lower bound that does not reach the rate: never offered it, or bound by the load generator.
-    unsure = [r for r in laddered if r.ladder is not None and r.ladder.capacity_lower_bound and not holds(r, rate)]
+    # Each run whose capacity is a lower bound below the rate, with the highest rate it was offered:
+    # above that it was never offered the rate; at or below it the load generator bound a step.
+    below = [
+        (r.ladder.capacity_rps or 0.0, highest_offered(r))
+        for r in laddered
+        if r.ladder is not None and r.ladder.capacity_lower_bound and not holds(r, rate)
+    ]
     low, high = _bracket(holding, rate)
     return Reading(
         rate=rate,
         runs=len(laddered),
         held=len(holding),
         held_no_rate=sum(1 for r in laddered if r.ladder is not None and r.ladder.capacity_rps is None),
-        unmeasured=sum(1 for r in unsure if highest_offered(r) < rate),
-        generator_bound=sum(1 for r in unsure if highest_offered(r) >= rate),
-        stopped_by_generator=sum(
-            1
-            for r in unsure
-            if r.ladder is not None
-            and highest_offered(r) < rate
-            and (r.ladder.capacity_rps or 0.0) < highest_offered(r)
-        ),
+        unmeasured=sum(1 for _, offered in below if offered < rate),
+        generator_bound=sum(1 for _, offered in below if offered >= rate),
+        stopped_by_generator=sum(1 for capacity, offered in below if capacity < offered < rate),
         low=low,
         high=high,
     )

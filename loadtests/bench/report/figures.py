@@ -197,3 +197,8 @@ def method_words(records: list[RawResult]) -> str:
     if any(r.method is None for r in records):
         words.append("a method before v4 (its records name none: results/changelog.md, The methods)")
     return " and ".join(words) or "no method"
+
+
+def commit_ids(records: list[RawResult]) -> list[str]:
+    """The commits `records` were measured at, each by its first 12 characters, sorted."""
+    return sorted({(r.git_commit or "unknown")[:12] for r in records})

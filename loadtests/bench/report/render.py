@@ -11,7 +11,7 @@ from bench.errors import BenchError
 from bench.records import RawResult
 from bench.report.charts import draw_capacity_chart, draw_charts, draw_latency_charts, draw_soak_chart
 from bench.report.claims import claims_section, load_claims
-from bench.report.figures import Cell, group_cells, method_words
+from bench.report.figures import Cell, commit_ids, group_cells, method_words
 from bench.report.first_minute import first_minute_section
 from bench.report.quotes import Quotes, fill
 from bench.report.sections import fault_section, ladder_section, soak_section
@@ -134,7 +134,7 @@ def _dated(section: list[str], records: list[RawResult]) -> list[str]:
 
 def method_line(records: list[RawResult]) -> str:
     """Which method measured the records, at which commits, and where every column is explained."""
-    commits = ", ".join(f"`{c}`" for c in sorted({(r.git_commit or "unknown")[:12] for r in records}))
+    commits = ", ".join(f"`{c}`" for c in commit_ids(records))
     return (
         f"Measured by {method_words(records)} ([docs/method.md](docs/method.md)) at {commits}. What every column"
         " and mark means, with one row worked through: [docs/reading-results.md](docs/reading-results.md)."
