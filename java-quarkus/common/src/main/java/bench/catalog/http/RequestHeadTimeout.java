@@ -1,32 +1,45 @@
 package bench.catalog.http;
 
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelPipeline;
 import io.netty.handler.timeout.IdleStateEvent;
 import io.netty.handler.timeout.IdleStateHandler;
+import io.netty.util.concurrent.ScheduledFuture;
 import io.vertx.core.net.impl.ConnectionBase;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * The wait for a request's head (README.md, "Limits"): {@code quarkus.http.idle-timeout}, made to
- * count only while a connection has no request being answered.
+ * The wait for a request's head (README.md, "Limits"): the contract's 10 s from the accept for a
+ * connection's first request, then {@code quarkus.http.idle-timeout} between requests, never while
+ * one is being answered.
  *
- * <p>Vert.x has no timeout for a request's head, and Quarkus hands out no connection before its
- * first request has arrived whole, so the one bound on a head that never ends is Vert.x's idle
- * timeout: a connection on which nothing is read or written for that long is closed. It counts
- * between reads, and so closes a client that sends a header line every 5 s; but it counts just
- * the same while the server takes its time to answer, and would close a request waiting for the
- * database or the stock service. So once a connection's first request is in, this route puts a
- * handler after Vert.x's idle handler on the connection that drops the idle events while any of
- * its requests is being answered; between requests they close it as before.
+ * <p>Vert.x has no timeout for a request's head, and its idle timeout counts from the accept and
+ * between reads whatever the connection is doing. At 4 s, what a client sending a header line every
+ * 5 s needs, it closed the connections of a burst that the server had accepted but not yet read,
+ * unanswered; and it would close a request waiting for the database. Quarkus gives no code a
+ * connection before its first request has arrived whole, so at the first request this route puts a
+ * handler on the listening channel, before Vert.x's acceptor, that gives every connection accepted
+ * from then on a {@link RequestsInFlight} right after Vert.x's idle handler (and after the one
+ * Vert.x puts in its place once the first bytes are read). It drops the idle events while the
+ * connection waits for its first bytes, and has it closed 10 s after the accept if its first head
+ * is not in by then; it drops them while any of its requests is being answered; otherwise they
+ * close it as before: a head sent a line every 5 s is closed 4 s after a line.
  */
 @ApplicationScoped
 public class RequestHeadTimeout {
+
+    /** spec/API.md, "Overload and slow clients": a head has 10 s. */
+    static final long FIRST_HEAD_MS = 10_000;
 
     void install(@Observes Router router) {
         // First of all routes: from here on the request is being answered.
@@ -37,7 +50,9 @@ public class RequestHeadTimeout {
         // HTTP/1.1 and HTTP/2 connections alike are Vert.x ConnectionBases; the Netty pipeline is
         // reachable through nothing public.
         if (context.request().connection() instanceof ConnectionBase connection) {
-            RequestsInFlight requests = RequestsInFlight.on(connection.channel().pipeline());
+            Channel channel = connection.channel();
+            AcceptedConnections.on(channel.parent());
+            RequestsInFlight requests = RequestsInFlight.on(channel.pipeline());
             if (requests != null) {
                 requests.began();
                 context.addEndHandler(answered -> requests.ended());
@@ -46,27 +61,118 @@ public class RequestHeadTimeout {
         context.next();
     }
 
-    /** Drops the idle handler's events while the connection has a request being answered. */
+    /**
+     * On the listening channel, before Vert.x's acceptor: each connection it accepts gets, once
+     * Vert.x has set up its pipeline, a {@link RequestsInFlight} that counts its first head's 10 s.
+     */
+    static final class AcceptedConnections extends ChannelInboundHandlerAdapter {
+
+        /** Installs one on `server` (null for a connection with no listening channel, as in tests). */
+        static void on(Channel server) {
+            if (server == null || server.pipeline().get(AcceptedConnections.class) != null) {
+                return;
+            }
+            // Both requests of two connections may get here at once; one handler is added.
+            synchronized (AcceptedConnections.class) {
+                if (server.pipeline().get(AcceptedConnections.class) == null) {
+                    server.pipeline().addFirst(AcceptedConnections.class.getSimpleName(), new AcceptedConnections());
+                }
+            }
+        }
+
+        @Override
+        public void channelRead(ChannelHandlerContext context, Object message) {
+            // The acceptor first: it adds Vert.x's initializer, which this one's must follow.
+            context.fireChannelRead(message);
+            if (message instanceof Channel accepted) {
+                accepted.pipeline().addLast(new ChannelInitializer<>() {
+                    @Override
+                    protected void initChannel(Channel channel) {
+                        RequestsInFlight.atAccept(channel.pipeline());
+                    }
+                });
+            }
+        }
+    }
+
+    /**
+     * Drops the idle handler's events while the connection waits for its first head (the deadline
+     * closes it instead) and while it has a request being answered.
+     */
+    // Sharable only so that it may be moved within its own connection's pipeline: Netty refuses a
+    // second add of any other handler; it is never put in another pipeline.
+    @ChannelHandler.Sharable
     static final class RequestsInFlight extends ChannelInboundHandlerAdapter {
 
         private final AtomicInteger answering = new AtomicInteger();
+        private final boolean countsFirstHead;
+        private volatile boolean requested;
+        private ScheduledFuture<?> firstHead;
 
-        /** The connection's own, added after its idle handler at its first request; none without an idle timeout. */
+        private RequestsInFlight(boolean countsFirstHead) {
+            this.countsFirstHead = countsFirstHead;
+        }
+
+        /** A new connection's, right after its idle handler; none without an idle timeout. */
+        static RequestsInFlight atAccept(ChannelPipeline pipeline) {
+            return add(pipeline, true);
+        }
+
+        /**
+         * The connection's own: the one added at its accept, or, for a connection accepted before
+         * the first request installed {@link AcceptedConnections}, one added now.
+         */
         static RequestsInFlight on(ChannelPipeline pipeline) {
+            return add(pipeline, false);
+        }
+
+        private static RequestsInFlight add(ChannelPipeline pipeline, boolean atAccept) {
+            ChannelHandlerContext idle = pipeline.context(IdleStateHandler.class);
             RequestsInFlight existing = pipeline.get(RequestsInFlight.class);
-            if (existing != null) {
+            if (idle == null) {
                 return existing;
             }
-            ChannelHandlerContext idle = pipeline.context(IdleStateHandler.class);
-            if (idle == null) {
-                return null;
+            String name = RequestsInFlight.class.getSimpleName();
+            if (existing == null) {
+                existing = new RequestsInFlight(atAccept);
+                pipeline.addAfter(idle.name(), name, existing);
+            } else if (pipeline.context(existing) != null && !name.equals(nextName(pipeline, idle.name()))) {
+                // Vert.x replaces the idle handler once the first bytes tell HTTP/1.1 from h2c, and
+                // adds the new one further on: this one follows it there.
+                pipeline.remove(existing);
+                pipeline.addAfter(idle.name(), name, existing);
             }
-            RequestsInFlight added = new RequestsInFlight();
-            pipeline.addAfter(idle.name(), RequestsInFlight.class.getSimpleName(), added);
-            return added;
+            return existing;
+        }
+
+        private static String nextName(ChannelPipeline pipeline, String name) {
+            List<String> names = pipeline.names();
+            int at = names.indexOf(name);
+            return at >= 0 && at + 1 < names.size() ? names.get(at + 1) : null;
+        }
+
+        @Override
+        public void handlerAdded(ChannelHandlerContext context) {
+            // Once, at the accept: moved after a new idle handler, it is added again.
+            if (countsFirstHead && !requested && firstHead == null) {
+                firstHead = context.executor().schedule(() -> {
+                    if (!requested) {
+                        context.channel().close();
+                    }
+                }, FIRST_HEAD_MS, TimeUnit.MILLISECONDS);
+            }
+        }
+
+        @Override
+        public void channelInactive(ChannelHandlerContext context) throws Exception {
+            if (firstHead != null) {
+                firstHead.cancel(false);
+            }
+            super.channelInactive(context);
         }
 
         void began() {
+            requested = true;
             answering.incrementAndGet();
         }
 
@@ -76,7 +182,8 @@ public class RequestHeadTimeout {
 
         @Override
         public void userEventTriggered(ChannelHandlerContext context, Object event) throws Exception {
-            if (event instanceof IdleStateEvent && answering.get() > 0) {
+            boolean waitingForFirstHead = countsFirstHead && !requested;
+            if (event instanceof IdleStateEvent && (waitingForFirstHead || answering.get() > 0)) {
                 return;
             }
             super.userEventTriggered(context, event);
