@@ -12,13 +12,15 @@ from conftest import fake_cgroup_v1, release_like_the_kernel
 from test_manifest import VALID, write_stack
 
 from bench import manifest, paths, ports, schema
+from bench.errors import BenchError
 from bench.measure import Plan, kept_records, observed_runs
 from bench.measure.host import cgroups, environment
 from bench.measure.host.roles import Roles
+from bench.measure.plan.ceilings import ceiling_of
 from bench.measure.plan.estimate import CALIBRATION_S, Observed
 from bench.measure.plan.inputs import Fingerprints
 from bench.measure.plan.plan import Today
-from bench.measure.run import stack_run
+from bench.measure.run import orchestrate, stack_run
 from bench.measure.run.orchestrate import run_plan
 from bench.profiles import OPEN_TIMING
 from bench.records import Cap, Caps, CpuSplit, RawResult
@@ -239,18 +241,32 @@ def test_a_whole_ladder_runs_after_steady_state_then_bisects_above_the_last_step
     assert plan.estimate_seconds() != Plan([stack], scenarios, "smoke", 1, split, tmp_path).estimate_seconds()
 
 
-def test_repeats_run_repeat_major_every_stack_once_then_again(pg_cluster, setting, tmp_path):
+def test_a_run_goes_block_by_block_each_scenarios_ceiling_then_its_stacks(pg_cluster, setting, tmp_path, monkeypatch):
+    """Run 1's scenarios, then run 2's; in each, the ceiling and then every stack. The jobs fail at
+    once here (their order is the point), each a record of its own."""
     stack, root, tools = setting
     text = (stack.directory / "impl.toml").read_text().replace("demo", "twin")
     twin = manifest.load(write_stack(tmp_path, name="twin", text=text))
+
+    def not_measured(*args: object) -> RawResult:
+        raise BenchError("not measured in this test")
+
+    monkeypatch.setattr(orchestrate, "run_stack", not_measured)
+    monkeypatch.setattr(orchestrate, "run_ceiling", not_measured)
     split = CpuSplit(app="0", postgres="0", loadgen="0")
-    plan = Plan(
-        [stack, twin], [SCENARIOS["avatar"]], "smoke", 2, split, tmp_path / "out", ceilings=False, cgroup_root=root
-    )
+    scenarios = [SCENARIOS["avatar"], SCENARIOS["join-filter"]]
+    plan = Plan([stack, twin], scenarios, "smoke", 2, split, tmp_path / "out", cgroup_root=root)
 
     records = run_plan(plan, pg_cluster, tools, CAPS)
 
-    assert [(r.stack.name, r.run) for r in records] == [("demo", 1), ("twin", 1), ("demo", 2), ("twin", 2)]
+    expected = [
+        (name, scenario.name, run)
+        for run in (1, 2)
+        for scenario in scenarios
+        for name in (ceiling_of(scenario).name, "demo", "twin")
+    ]
+    assert [(r.stack.name, r.scenario, r.run) for r in records] == expected
+    assert all(r.failed == "not measured in this test" for r in records)
 
 
 def test_a_resumed_run_keeps_the_records_of_its_inputs_and_runs_only_the_rest(

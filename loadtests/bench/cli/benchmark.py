@@ -89,7 +89,9 @@ if TYPE_CHECKING:
     "ceiling, scenario and run number, method, profile, CPU split, caps and tool versions; the "
     "same runner code, db/, spec/, compose.yaml and stack sources; failed ones are run again) and "
     "run only the rest: a run cut short by Ctrl-C or a session's end goes on where it stopped, "
-    "even after commits to docs or the report. What the run measures must have no uncommitted change.",
+    "even after commits to docs or the report. A block (one scenario × one run: its ceiling and "
+    "every stack in it) is kept only whole and from one machine, else measured again whole. "
+    "What the run measures must have no uncommitted change.",
 )
 @click.option(
     "--output",
@@ -130,7 +132,8 @@ def run(
     A variant, STACK@VARIANT, is measured in the scenarios its stack's impl.toml lists for it, and
     in no other: with --scenario, in those of its own that are named.
 
-    For each stack × run (repeat-major: every stack once, then again) and each scenario, on a
+    Block by block (one scenario × one run: its database ceiling, then every stack measured in
+    it; run 1's scenarios, then run 2's), each stack on a
     fresh process of the stack (method v4; docs/method.md, "One run, step by step"): replace
     the database, start the stack in its cgroup (CPU set and memory cap from compose.yaml) and
     wait for /health; in join-filter and the avatar, measure its first minute; bring it to

@@ -9,7 +9,7 @@ import math
 from collections.abc import Sequence
 from typing import TypeVar
 
-from bench.records import Calibration, Machine, RunHeader
+from bench.records import Calibration, Machine, RawResult, RunHeader
 
 H = TypeVar("H", bound=RunHeader)
 
@@ -65,6 +65,17 @@ def machines(records: Sequence[H]) -> list[list[H]]:
         else:
             group.append(record)
     return groups
+
+
+def blocks_across_machines(records: Sequence[RawResult]) -> list[tuple[str, int]]:
+    """The blocks (scenario, run) of a publication's records that are not all one machine's: their
+    figures cannot be compared with each other. Memory-ladder, fault and --target records are no
+    block's."""
+    blocks: dict[tuple[str, int], list[RawResult]] = {}
+    for record in records:
+        if record.mem_ladder_mib is None and record.fault_kind is None and record.target is None:
+            blocks.setdefault((record.scenario, record.run), []).append(record)
+    return [block for block, members in blocks.items() if len(machines(members)) > 1]
 
 
 def describe_identity(machine: Machine) -> str:

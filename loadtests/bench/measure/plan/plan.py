@@ -13,6 +13,7 @@ from bench.measure.plan.ceilings import ceiling_of
 from bench.measure.plan.estimate import CALIBRATION_S, Observed, estimate_seconds
 from bench.measure.plan.inputs import Fingerprints
 from bench.records import METHOD, Caps, CpuSplit, FaultKind, Inputs, Profile, RawResult, Versions
+from bench.records.machines import same_machine
 from bench.scenarios import Scenario
 
 # A job of a plan: the stack's (or ceiling's) name, the scenario's, the run number.
@@ -84,6 +85,21 @@ class Plan:
         stack = next((s for s in self.stacks if getattr(s, "name", None) == name), None)
         wanted = measured_in(stack) if stack is not None else None
         return [s for s in self.scenarios if wanted is None or s.name in wanted]
+
+    def blocks(self) -> list[tuple[int, Scenario]]:
+        """The plan's blocks in the order they run: run 1's scenarios, then run 2's. A block is one
+        scenario × one run: its ceiling and every stack and variant measured in it, run back to back
+        so that they are compared on one machine in one state."""
+        return [(run_number, scenario) for run_number in range(1, self.repeat + 1) for scenario in self.scenarios]
+
+    def block_stacks(self, scenario: Scenario) -> list[Stack]:
+        """The stacks and variants of a block of `scenario`, in the plan's order."""
+        return [stack for stack in self.stacks if scenario in self.stack_scenarios(stack.name)]
+
+    def block_jobs(self, run_number: int, scenario: Scenario) -> list[JobKey]:
+        """A block's jobs in the order they run: the ceiling first."""
+        ceiling = [(ceiling_of(scenario).name, scenario.name, run_number)] if self.ceilings else []
+        return ceiling + [(stack.name, scenario.name, run_number) for stack in self.block_stacks(scenario)]
 
     def remaining(self, name: str, run_number: int) -> list[Scenario]:
         """The scenarios of stack (or ceiling) `name` still to run in repeat `run_number`."""
@@ -192,6 +208,19 @@ def _measured_as_today(record: RawResult, today: Today) -> bool:
         return today.commit is not None and not today.commit.endswith("-dirty") and record.git_commit == today.commit
     expected = today.inputs.expected(None if record.kind == "ceiling" else record.stack.name)
     return record.inputs.model_dump() == expected.model_dump()
+
+
+def whole_blocks(plan: Plan, kept: dict[JobKey, RawResult]) -> dict[JobKey, RawResult]:
+    """Of the records --resume could keep, those of blocks kept whole and measured on one machine
+    (bench.records.machines.same_machine): a block cut short, or finished on another machine, is
+    measured again whole, as its figures are compared with each other."""
+    whole: dict[JobKey, RawResult] = {}
+    for run_number, scenario in plan.blocks():
+        jobs = plan.block_jobs(run_number, scenario)
+        records = [kept[job] for job in jobs if job in kept]
+        if len(records) == len(jobs) and all(same_machine(records[0], r) for r in records[1:]):
+            whole.update(zip(jobs, records, strict=True))
+    return whole
 
 
 def observed_runs(*raw_dirs: Path) -> dict[tuple[str, str], Observed]:

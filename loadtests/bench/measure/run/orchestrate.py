@@ -90,10 +90,11 @@ def run_plan(
     *,
     calibrated: Calibration | None = None,
 ) -> list[RawResult]:
-    """Every job of the plan with the tools and caps given: the ceilings first, then each
-    stack × scenario, `repeat` times, repeat-major. One stack failing to start or crashing ends
-    only its job; the next scenario starts it again. The machine is calibrated first, unless
-    `calibrated` says how it was earlier in the same `./bench run`."""
+    """Every job of the plan with the tools and caps given, block by block (Plan.blocks): each
+    scenario's ceiling, then every stack measured in it; run 1's scenarios, then run 2's. One
+    stack failing to start or crashing ends only its job; the next scenario starts it again. The
+    machine is calibrated first, unless `calibrated` says how it was earlier in the same
+    `./bench run`."""
     roles = Roles(plan.split, caps, plan.warnings, plan.cgroup_root)
     try:
         for warning in plan.warnings:
@@ -125,17 +126,11 @@ def run_plan(
             return record is not None
 
         with ctx.display.live:
-            for run_number in range(1, plan.repeat + 1):
-                if plan.ceilings:
-                    for scenario in plan.scenarios:
-                        if not kept(ceiling_of(scenario).name, scenario, run_number):
-                            done(_job(ctx, None, scenario, run_number))
-                for stack in plan.stacks:
-                    remaining = plan.remaining(stack.name, run_number)
-                    for scenario in plan.scenarios:
-                        if scenario not in remaining:
-                            kept(stack.name, scenario, run_number)
-                    for scenario in remaining:
+            for run_number, scenario in plan.blocks():
+                if plan.ceilings and not kept(ceiling_of(scenario).name, scenario, run_number):
+                    done(_job(ctx, None, scenario, run_number))
+                for stack in plan.block_stacks(scenario):
+                    if not kept(stack.name, scenario, run_number):
                         done(_job(ctx, stack, scenario, run_number))
         return results
     finally:

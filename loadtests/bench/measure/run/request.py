@@ -30,6 +30,7 @@ from bench.measure.plan.plan import (
     ladder_rungs,
     measured_in,
     observed_runs,
+    whole_blocks,
 )
 from bench.measure.run.orchestrate import execute, execute_ladder
 from bench.measure.run.stack_run import stack_info
@@ -138,7 +139,7 @@ def plan_run(request: RunRequest) -> PlannedRun:
     if request.resume:
         if target is not None or request.mem_ladder or request.fault:
             raise BenchError("--resume goes on from a run of stacks here: not with --target, --mem-ladder or --fault")
-        plan.kept = kept_records(where_to.output / "raw" / request.profile, _today(plan))
+        plan.kept = whole_blocks(plan, kept_records(where_to.output / "raw" / request.profile, _today(plan)))
     published = paths.result_paths(request.profile, None).output
     plan.observed = observed_runs(
         where_to.output / "raw" / request.profile,
