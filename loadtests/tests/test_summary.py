@@ -85,7 +85,7 @@ def test_the_summary_names_each_scenarios_tiers_and_the_pairs_it_separates(tmp_p
 def test_the_summary_gives_the_cost_at_the_common_rate_of_each_scenario(tmp_path):
     text = suite(tmp_path)
     assert "join @ 400/s" in text and "heavy @ 250/s" in text
-    cost = rows(text, "At a rate every stack held", "What bounds each scenario")
+    cost = rows(text, "At a rate every stack held", "What that costs a month")
     # app cores per 1,000 req/s · PostgreSQL ms per request · p99 ms
     assert cost["go-gin"] == ["0.20 · 0.20 · 20.0", "0.30 · 0.20 · 20.0"]
     assert cost["java-jersey"][1] == "1.00 · 0.20 · 20.0"
@@ -219,7 +219,7 @@ def test_a_stack_that_held_no_rate_leaves_the_others_a_common_rate(tmp_path):
     write(tmp_path / "raw", records)
     text = report.render(tmp_path / "raw", tmp_path / "results.md", tmp_path / "charts").read_text()
     assert "join @ 400/s" in text
-    cost = rows(text, "At a rate every stack held", "What bounds each scenario")
+    cost = rows(text, "At a rate every stack held", "What that costs a month")
     assert cost["go-gin"] == ["0.20 · 0.20 · 20.0"]
     assert cost["python-fastapi"] == ["held no rate"]
     assert "at 400 req/s, the highest rate every stack held in every run that held one" in text

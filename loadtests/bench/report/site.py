@@ -47,6 +47,8 @@ from bench.report.ladder import (
     step_at,
     stopped_by,
 )
+from bench.report.money import price_data
+from bench.report.prices import load_prices
 from bench.report.site_answers import claims_data, variants_data
 from bench.report.site_load import load_data
 from bench.report.site_shapes import ScenarioFigures, ScenarioInfo, SiteData, StackFigures, Step
@@ -55,7 +57,13 @@ from bench.report.tiers import capacity_range, tier_of, tiers
 from bench.report.variants import split_variants
 
 ASSETS = Path(__file__).with_name("site_assets")
-DOCS = {"method": "method.md", "study": "study.md", "claims": "claims.toml", "reading": "reading-results.md"}
+DOCS = {
+    "method": "method.md",
+    "study": "study.md",
+    "claims": "claims.toml",
+    "reading": "reading-results.md",
+    "prices": "prices.toml",
+}
 CEILING_PREFIX = "ceiling-"
 
 
@@ -171,6 +179,7 @@ def site_data(
         "claims": claims_data(every_row, href),
         "first_minute": first_minute_data(every_row),
         "docs": {name: _link(paths.ROOT / "docs" / file, site_dir) for name, file in DOCS.items()},
+        "prices": price_data(load_prices()),
     }
 
 

@@ -7,6 +7,7 @@ from typing import TypedDict
 
 from bench.report.figures import Figure
 from bench.report.first_minute import ChartData
+from bench.report.money import PriceData
 from bench.report.site_answers import ClaimData, VariantData
 from bench.report.site_load import LoadData
 
@@ -122,3 +123,5 @@ class SiteData(TypedDict):
     """The first minute of a fresh process per scenario measured in it (bench.report.first_minute)."""
     docs: dict[str, str]
     """The documents the page names (method, study, claims), linked like the raw files."""
+    prices: PriceData
+    """The price list "At your load" prices a stack's cores and memory with (bench.report.money)."""

@@ -9,8 +9,9 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterable
 
+from bench import manifest
 from bench.records import RawResult
-from bench.report.at_rate import reading_at, said_at
+from bench.report.at_rate import Reading, reading_at, said_at
 from bench.report.figures import MIB, Cell, class_counts, fmt, median
 from bench.report.ladder import (
     common_rate,
@@ -20,6 +21,8 @@ from bench.report.ladder import (
     median_capacity,
     runs_note,
 )
+from bench.report.money import money_table
+from bench.report.prices import PriceList, load_prices
 from bench.report.tables import measured_at
 from bench.report.tiers import tier_line, tier_of, tiers
 from bench.scenarios import SCENARIOS
@@ -119,9 +122,14 @@ def bound_sentence(cells: list[Cell]) -> str:
 
 
 def summary_section(
-    cells_by_scenario: dict[str, list[Cell]], mem_ladder: list[RawResult], runs: int, measured: str
+    cells_by_scenario: dict[str, list[Cell]],
+    mem_ladder: list[RawResult],
+    runs: int,
+    measured: str,
+    prices: PriceList | None = None,
 ) -> list[str]:
-    """`measured`: the commit(s) and dates of the runs, as the tables name them."""
+    """`measured`: the commit(s) and dates of the runs, as the tables name them; `prices`: the
+    price list the common rate's figures are priced on (docs/prices.toml unless given)."""
     scenarios = [s for s, cells in cells_by_scenario.items() if has_ladder(cells)]
     if not scenarios:
         return []
@@ -133,16 +141,20 @@ def summary_section(
     cell_of = {(s, c.stack.label): c for s in scenarios for c in laddered[s]}
     commons = {s: common_rate(laddered[s]) for s in scenarios}
     of = f"median of {runs} runs" if runs > 1 else "one run: no spread measured"
+    measured_names = {c.stack.name for cells in laddered.values() for c in cells}
+    unmeasured = [s.name for s in manifest.discover() if s.name not in measured_names]
     lines = [
         "## Summary",
         "",
         f"Measured {measured}; quick profile, {of} per stack × scenario ([method](docs/method.md)). "
         "Capacity: the highest offered rate held at the p99 objective, with its tier (T1 the highest); "
-        "≥ where it is a lower bound (every rate held, or the load generator bound the step not held). "
+        "≥ where it is a lower bound (every rate held, or the load generator used half its CPUs or more at "
+        "the step not held). "
         "Stacks whose capacity ranges over all runs overlap show no difference, and stacks linked by "
         "such overlaps share a tier: the order inside a tier means nothing. Rows are in order of "
         "their mean tier over the scenarios, then by name."
-        + (f" Smallest cap: the memory ladder's, measured {measured_at(mem_ladder)}." if mem_ladder else ""),
+        + (f" Smallest cap: the memory ladder's, measured {measured_at(mem_ladder)}." if mem_ladder else "")
+        + (f" Stacks of the repository with no raw file here yet: {', '.join(unmeasured)}." if unmeasured else ""),
         "",
         "Tiers per scenario, highest first (how many of the pairs of stacks the runs tell apart):",
         "",
@@ -176,14 +188,15 @@ def summary_section(
         "At a rate every stack held (the *common rate*, under each scenario; a run that held no rate "
         "is left out of it, and its stack's cell says how many runs held the rate): app cores per 1,000 "
         "req/s · PostgreSQL CPU ms per request · p99 ms, the median over the runs of each run's step at "
-        "that rate; † where one of those steps is a short probe rather than a full-length step (below "
-        "a stack's capacity the ladder runs probes only).",
+        "that rate; † where one of those steps is a short probe rather than a full-length step (full-"
+        "length steps run only from the highest rate a stack's probes held).",
         "",
         "| stack | "
         + " | ".join(f"{_short_name(s)} @ {fmt(commons[s])}/s" if commons[s] else s for s in scenarios)
         + " |",
         "|" + " --- |" * (len(scenarios) + 1),
     ]
+    readings: dict[tuple[str, str], Reading] = {}
     for name in names:
         row = []
         for s in scenarios:
@@ -191,8 +204,10 @@ def summary_section(
             if cell is None or rate is None:
                 row.append("–")
                 continue
-            row.append(said_at(reading_at(cell.records, rate)))
+            readings[(name, s)] = reading_at(cell.records, rate)
+            row.append(said_at(readings[(name, s)]))
         lines.append(f"| {name} | " + " | ".join(row) + " |")
+    lines += money_table(names, scenarios, readings, prices or load_prices())
     lines += ["", "What bounds each scenario here, at the first rate each stack could not hold:"]
     for s in scenarios:
         said = bound_sentence(laddered[s])

@@ -124,7 +124,7 @@
     }
     const cell = figureCell(figures[state.metric], METRICS[state.metric].digits);
     if (state.metric === 'capacity' && figures.capacity_lower_bound) {
-      cell.prepend(el('span', {title: 'a lower bound: every rate held, or the load generator bound the step not held'}, '≥ '));
+      cell.prepend(el('span', {title: 'a lower bound: every rate held, or the load generator used half its CPUs or more at the step not held'}, '≥ '));
     }
     if (held) cell.append(el('span', {class: 'range'}, ' · none held in a run, counted as 0'));
     // A figure at the common rate is the runs' that held it: said where not every run did, and
@@ -771,6 +771,104 @@
     {key: 'memory_mib', label: 'app memory MiB', digits: 0},
   ];
 
+  // -- What it costs a month: bench.report.money's sum, with the reader's offer and utilisation --
+
+  const PRICES = DATA.prices;
+
+  function chosenOffer() {
+    return PRICES.offers.find((offer) => offer.id === document.getElementById('load-offer').value) || null;
+  }
+
+  // The target utilisation as a share of a core; null where the box holds no percentage above 0
+  // and at most 100.
+  function chosenUtilisation() {
+    const typed = document.getElementById('load-utilisation').value.trim().replace(/%$/, '').trim();
+    const percent = typed === '' ? NaN : Number(typed);
+    return percent > 0 && percent <= 100 ? percent / 100 : null;
+  }
+
+  // bench.report.money.price_of: exactly the size on a per-resource offer; on a VM family the
+  // cheapest instance with as many vCPUs and as much memory (monthly null: none is that large).
+  function priceOf(offer, vcpus, memoryGib) {
+    if (offer.kind === 'per-resource') {
+      const hourly = vcpus * offer.per_vcpu_hour + memoryGib * offer.per_gib_hour;
+      return {monthly: PRICES.hours_per_month * hourly, instance: null};
+    }
+    const fitting = offer.instances.filter((i) => i.vcpus >= vcpus && i.memory_gib >= memoryGib)
+      .sort((a, b) => a.per_hour - b.per_hour || a.vcpus - b.vcpus || a.memory_gib - b.memory_gib);
+    return fitting.length
+      ? {monthly: PRICES.hours_per_month * fitting[0].per_hour, instance: fitting[0].name}
+      : {monthly: null, instance: null};
+  }
+
+  // bench.report.money.bill_at: no price where the stack does not hold the rate in every run;
+  // PostgreSQL's cores alone, beside the app's.
+  function billOf(found, offer, utilisation) {
+    const values = found.values;
+    if (!offer || utilisation === null || !found.piece.holds || !values) return null;
+    if (values.app_cores === null || values.memory_mib === null) return null;
+    return {
+      app: priceOf(offer, values.app_cores / utilisation, values.memory_mib / 1024 / utilisation),
+      postgres: values.postgres_cores === null ? null : priceOf(offer, values.postgres_cores / utilisation, 0),
+    };
+  }
+
+  function money(value, currency) {
+    const amount = fmt(value, 2);
+    return currency === 'USD' ? `$${amount}` : `${amount} ${currency}`;
+  }
+
+  const MONEY_COLUMNS = [
+    {key: 'app_month', part: 'app', label: 'app'},
+    {key: 'postgres_month', part: 'postgres', label: 'PostgreSQL'},
+  ];
+
+  function moneyHeading(column, offer) {
+    const unit = !offer ? '' : offer.currency === 'USD' ? ' $' : ` ${offer.currency}`;
+    return el('th', {scope: 'col'}, `${column.label}${unit} a month`);
+  }
+
+  // A price links to the raw file of the step its figures come from, as those figures do.
+  function moneyCell(found, bill, column, offer) {
+    const priced = bill ? bill[column.part] : null;
+    if (!priced) return el('td', {class: 'figure no-figure', 'data-key': column.key}, '–');
+    if (priced.monthly === null) {
+      const largest = offer.instances.reduce((a, b) => (b.vcpus > a.vcpus || (b.vcpus === a.vcpus &&
+        b.memory_gib > a.memory_gib) ? b : a));
+      return el('td', {class: 'figure no-figure', 'data-key': column.key,
+        title: `more vCPUs or memory than ${largest.name}, the family's largest here`}, `over ${largest.name}`);
+    }
+    return el('td', {class: 'figure money', 'data-key': column.key, 'data-value': String(priced.monthly),
+      'data-instance': priced.instance || ''},
+    el('a', {href: found.low.href}, money(priced.monthly, offer.currency)),
+    priced.instance ? el('span', {class: 'source'}, priced.instance) : null);
+  }
+
+  // Under the form: the offer the prices come from, with its date and source, and how a price is made.
+  function renderPriceNote(offer, utilisation) {
+    const note = document.getElementById('load-prices');
+    const typed = document.getElementById('load-utilisation').value.trim();
+    const problem = utilisation === null
+      ? `"${typed}" is not a utilisation: type a percentage above 0 and at most 100, such as 60. `
+      : '';
+    if (!offer) {
+      note.replaceChildren(problem);
+      return;
+    }
+    const percent = utilisation === null ? '' : ` at ${fmt(utilisation * 100, 0)}%`;
+    const sized = offer.kind === 'per-resource'
+      ? 'priced at exactly that size'
+      : 'priced as the cheapest instance of the family with as many vCPUs and as much memory';
+    note.replaceChildren(
+      problem,
+      `Prices a month on ${offer.label} (`, el('a', {href: offer.source, class: 'external'}, 'source'), '; the list: ',
+      docLink('prices', 'docs/prices.toml'), `). The app: its cores and its memory at the rate, each ` +
+      `divided by the target utilisation${percent}, ${sized}; PostgreSQL: its cores alone on the same terms, ` +
+      `beside the app's and not added to them. ${fmt(PRICES.hours_per_month, 0)} hours a month. A stack that ` +
+      'does not hold the rate in every run gets no price. Not priced: network, storage, the database\'s ' +
+      'memory and instance, discounts for commitment (', docLink('reading', 'reading the results'), ').');
+  }
+
   const SOURCE = 'where the figures come from: the step at the rate, or the two around it (req/s), and whether ' +
     'a short probe is among the steps; hover over a figure for how many runs';
 
@@ -826,6 +924,9 @@
     const rate = typed === '' ? NaN : Number(typed);
     const table = document.getElementById('load');
     table.replaceChildren();
+    const offer = chosenOffer();
+    const utilisation = chosenUtilisation();
+    renderPriceNote(offer, utilisation);
     const objective = document.getElementById('load-objective');
     objective.textContent = scenario && scenario.objective_p99_ms !== null
       ? `p99 objective: ${fmt(scenario.objective_p99_ms, 0)} ms`
@@ -842,7 +943,8 @@
     table.append(el('thead', {}, el('tr', {},
       el('th', {scope: 'col'}, 'stack'),
       el('th', {scope: 'col', class: 'answer'}, `holds ${fmt(rate, 0)} req/s${goal}?`),
-      ...LOAD_COLUMNS.map((c) => el('th', {scope: 'col'}, c.label)))));
+      ...LOAD_COLUMNS.map((c) => el('th', {scope: 'col'}, c.label)),
+      ...MONEY_COLUMNS.map((c) => moneyHeading(c, offer)))));
     const body = el('tbody');
     const rows = loadRows(scenario, rate);
     for (const {stack, found} of rows) {
@@ -858,11 +960,12 @@
       el('th', {scope: 'row'}, stack.label),
       el('td', {class: piece.holds ? 'holds' : 'no-hold'}, piece.answer,
         found.values ? el('span', {class: 'source', title: SOURCE}, stepsOf(found)) : null),
-      ...LOAD_COLUMNS.map((c) => loadCell(found, c))));
+      ...LOAD_COLUMNS.map((c) => loadCell(found, c)),
+      ...MONEY_COLUMNS.map((c) => moneyCell(found, billOf(found, offer, utilisation), c, offer))));
     }
     for (const stack of stacks.filter((one) => visible(one) && !one.measured)) {
       body.append(el('tr', {'data-stack': stack.label, class: 'unmeasured'}, el('th', {scope: 'row'}, stack.label),
-        el('td', {colspan: 1 + LOAD_COLUMNS.length, class: 'absent'}, 'not measured yet')));
+        el('td', {colspan: 1 + LOAD_COLUMNS.length + MONEY_COLUMNS.length, class: 'absent'}, 'not measured yet')));
     }
     table.append(body);
     const note = document.getElementById('load-note');
@@ -873,8 +976,8 @@
       'rate where every one of them has a step (≈: on the straight line between two such rates, never past them); ' +
       'where those do not reach the rate, from steps only some runs held. Under each answer: the step or steps, ' +
       'and "probe" where a short probe is among them; hover over a figure for how many runs\' steps it comes from. Cores ' +
-      'are CPU time per request × the rate. Below a stack\'s capacity the ladder ran short probes only, so most ' +
-      'figures rest on a probe\'s few seconds of requests. Rows in order of mean tier; the chart puts the cheapest ' +
+      'are CPU time per request × the rate. Full-length steps run only from the highest rate a ' +
+      'stack\'s probes held, so most figures well below its capacity rest on a probe\'s few seconds of requests. Rows in order of mean tier; the chart puts the cheapest ' +
       'first. results.md quotes its rates by the same rule (',
       docLink('method', 'method'), ').');
     renderLoadCharts(scenario, rate, rows);
@@ -990,6 +1093,14 @@
       renderLoad();
     });
     input.addEventListener('input', renderLoad);
+    const offers = document.getElementById('load-offer');
+    for (const offer of PRICES.offers) {
+      offers.append(el('option', {value: offer.id, selected: offer.id === PRICES.default ? '' : null}, offer.label));
+    }
+    offers.addEventListener('change', renderLoad);
+    const utilisation = document.getElementById('load-utilisation');
+    utilisation.value = fmt(PRICES.utilisation * 100, 0);
+    utilisation.addEventListener('input', renderLoad);
     loadCharts.cores = loadChart('load-cores', 'cores: the app\'s, then PostgreSQL\'s', 2, [
       {label: 'app cores', data: [], backgroundColor: '#4e79a7'},
       {label: 'PostgreSQL cores', data: [], backgroundColor: '#f28e2b'},
