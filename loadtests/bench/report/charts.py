@@ -11,7 +11,7 @@ from matplotlib.figure import Figure
 
 from bench.records import RawResult
 from bench.report.figures import MIB, Cell, Spread, spread
-from bench.report.ladder import one_step_per_rate
+from bench.report.ladder import capacities, one_step_per_rate
 
 CHARTS = (
     ("throughput", "requests/s at the highest stage (median, min–max)", "rps"),
@@ -67,22 +67,20 @@ def draw_charts(cells_by_scenario: dict[str, list[Cell]], charts_dir: Path) -> l
 
 def draw_capacity_chart(cells_by_scenario: dict[str, list[Cell]], charts_dir: Path) -> list[tuple[Path, str]]:
     """Capacity at objective per scenario (median, min–max over runs), for the scenarios that ran
-    the fixed-rate ladder; none for raw files written before it."""
-    capacities = {
-        scenario: [
-            (cell.stack.label, spread([r.ladder.capacity_rps for r in cell.records if r.ladder is not None]))
-            for cell in cells
-        ]
+    the fixed-rate ladder; none for raw files written before it. A run that held no rate counts as
+    0 req/s, as in every table (ladder.capacities)."""
+    per_scenario = {
+        scenario: [(cell.stack.label, spread(capacities(cell))) for cell in cells]
         for scenario, cells in cells_by_scenario.items()
     }
-    scenarios = [s for s, rows in capacities.items() if any(value is not None for _, value in rows)]
+    scenarios = [s for s, rows in per_scenario.items() if any(value is not None for _, value in rows)]
     if not scenarios:
         return []
     title = "capacity at objective, requests/s (highest fixed rate held; median, min–max)"
     fig = Figure(figsize=(3.2 * len(scenarios) + 1, 3.6))
     axes = fig.subplots(1, len(scenarios), squeeze=False)
     for ax, scenario in zip(axes[0], scenarios, strict=True):
-        rows = sorted(((n, v) for n, v in capacities[scenario] if v is not None), key=lambda row: -row[1].median)
+        rows = sorted(((n, v) for n, v in per_scenario[scenario] if v is not None), key=lambda row: -row[1].median)
         medians = [v.median for _, v in rows]
         errors = [[v.median - v.low for _, v in rows], [v.high - v.median for _, v in rows]]
         ax.barh([n for n, _ in rows], medians, xerr=errors, color="#55a868")

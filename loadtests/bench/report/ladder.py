@@ -183,8 +183,9 @@ def _stopped_by_loadgen(cell: Cell) -> bool:
 
 
 def efficiency(cell: Cell, ceiling: Cell | None) -> str:
-    """A stack's capacity as a share of its ceiling's, only where both ladders measured their
-    servers: not where a load generator bound the step not held (on two cores k6 shares CPU 1 with
+    """A stack's capacity as a share of its ceiling's, run by run against the ceiling of the same
+    block, the median over runs with their range; only where both ladders measured their servers:
+    not where a load generator bound the step not held (on two cores k6 shares CPU 1 with
     PostgreSQL and can fill it before the stack or the database is at its limit), and as an upper
     bound ("≤") where the ceiling held every rate offered (its capacity lies above the last rate)."""
     if ceiling is None or not has_ladder([ceiling]):
@@ -195,14 +196,25 @@ def efficiency(cell: Cell, ceiling: Cell | None) -> str:
         return "none: the ceiling was bound by its load generator"
     if _stopped_by_loadgen(cell):
         return "none: its ladder stopped where its load generator did most of the work on a full CPU"
-    limit = median_capacity(ceiling)
-    mine = median_capacity(cell)
-    if not limit:
+    # Each run against the ceiling of its own block (the same run number): a block is measured on
+    # one machine, and the ratio travels across machines where requests/s do not.
+    limits = {r.run: r.ladder.capacity_rps or 0.0 for r in ceiling.records if r.ladder is not None}
+    if not any(limits.values()):
         return "none: the ceiling held no rate"
-    if mine is None:
+    shares = spread(
+        (r.ladder.capacity_rps or 0.0) / limits[r.run] * 100
+        for r in cell.records
+        if r.ladder is not None and limits.get(r.run)
+    )
+    if shares is None:
         return "–"
     bound_only = any(s.held for s in last_steps(ceiling))
-    return ("≤ " if bound_only else "") + f"{mine / limit * 100:.0f}%"
+    text = (
+        f"{shares.median:.0f}%"
+        if shares.low == shares.high
+        else f"{shares.median:.0f}% ({shares.low:.0f}–{shares.high:.0f}%)"
+    )
+    return ("≤ " if bound_only else "") + text
 
 
 def top_held_step(record: RawResult) -> LadderStep | None:
@@ -220,7 +232,9 @@ def generator_sentence(scenario: str, cells: list[Cell]) -> str | None:
     known = SCENARIOS.get(scenario)
     if known is None or known.ladder_tool != "vegeta":
         return None
-    cpus = [step.cpu for c in cells for r in c.records if (step := top_held_step(r)) is not None and step.cpu]
+    # Only the runs vegeta drove: records name the tools their run used (earlier writes went by k6).
+    sent = [r for c in cells for r in c.records if r.versions.vegeta is not None]
+    cpus = [step.cpu for r in sent if (step := top_held_step(r)) is not None and step.cpu]
     judged = [(cpu, under) for cpu in cpus if (under := generator_below_postgres(cpu)) is not None]
     if not judged:
         return None
@@ -275,7 +289,8 @@ def ladder_table(scenario: str, cells: list[Cell], ceiling: Cell | None = None) 
         )
         + (
             f" The first row is the {ceiling_row.stack.display}, run through the same ladder; efficiency is a "
-            "stack's capacity divided by the ceiling's."
+            "stack's capacity divided by the ceiling's in the same block (the same run), the median over "
+            "runs with their range."
             if ceiling_row is not None
             else ""
         )

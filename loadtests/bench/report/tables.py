@@ -348,12 +348,8 @@ def memory_section(cells_by_scenario: dict[str, list[Cell]]) -> list[str]:
                     capped[name] += not r.steady_state.reached
     if steady:
         return _memory_table_with_steady_state(idle, peak, startup, steady, steady_after, capped)
-    lines = [
-        "## Memory and start-up",
-        "",
-        "| stack | idle MiB | peak MiB (any scenario) | start-up to healthy, s |",
-        "| --- | --- | --- | --- |",
-    ]
+    lines = ["## Memory and start-up", "", "| stack | idle MiB | highest peak MiB | start-up to healthy, s |"]
+    lines.append("| --- | --- | --- | --- |")
     for name in sorted(idle):
         peaks = [p for p in peak[name] if p is not None]
         lines.append(
@@ -378,15 +374,16 @@ def _memory_table_with_steady_state(
     lines = [
         "## Memory, start-up and steady state",
         "",
-        "Time to steady state: the warm-up at each scenario's moderate fixed rate until the app's CPU "
-        "ms per request stopped getting cheaper: three consecutive windows, each with the app under 90% of "
-        "its core, within 25% of each other and their median no more than 5% under the three before them "
-        "(median over runs; the longest beside it); "
-        "a run that hit the profile's cap is counted. Each repeat runs a stack's scenarios on one "
-        "process: *from start* is the warm-up of the scenario that started it, *after another "
-        "scenario* that of each later one, on the database replaced under it.",
+        "Time to steady state: the warm-up at each scenario's warm rate until the app's CPU ms per "
+        "request stopped getting cheaper (and, for a HotSpot JVM, its compiler threads fell under 5% of "
+        "the core), as [the method](docs/method.md#steady-state) says: the median over runs, the longest "
+        "beside it; a run that hit the profile's cap is counted. *From start* is the warm-up of a "
+        "freshly started process, *after another scenario* that of a process that had served one before "
+        "(records measured when a repeat ran a stack's scenarios on one process). *Highest peak*: the "
+        "most memory any step or stage of any run reached, where the summary's *peak* is the median over "
+        "runs of each run's highest.",
         "",
-        "| stack | idle MiB | peak MiB (any scenario) | start-up to healthy, s "
+        "| stack | idle MiB | highest peak MiB | start-up to healthy, s "
         "| time to steady state from start, s | after another scenario, s | cap hit |",
         "| --- | --- | --- | --- | --- | --- | --- |",
     ]
