@@ -13,7 +13,7 @@ from bench.measure.plan.ceilings import ceiling_of
 from bench.measure.plan.estimate import CALIBRATION_S, Observed, estimate_seconds
 from bench.measure.plan.inputs import Fingerprints
 from bench.records import METHOD, Caps, CpuSplit, FaultKind, Inputs, Profile, RawResult, Versions
-from bench.records.machines import same_machine
+from bench.records.machines import machines
 from bench.scenarios import Scenario
 
 # A job of a plan: the stack's (or ceiling's) name, the scenario's, the run number.
@@ -212,13 +212,13 @@ def _measured_as_today(record: RawResult, today: Today) -> bool:
 
 def whole_blocks(plan: Plan, kept: dict[JobKey, RawResult]) -> dict[JobKey, RawResult]:
     """Of the records --resume could keep, those of blocks kept whole and measured on one machine
-    (bench.records.machines.same_machine): a block cut short, or finished on another machine, is
+    (bench.records.machines.machines): a block cut short, or finished on another machine, is
     measured again whole, as its figures are compared with each other."""
     whole: dict[JobKey, RawResult] = {}
     for run_number, scenario in plan.blocks():
         jobs = plan.block_jobs(run_number, scenario)
         records = [kept[job] for job in jobs if job in kept]
-        if len(records) == len(jobs) and all(same_machine(records[0], r) for r in records[1:]):
+        if len(records) == len(jobs) and len(machines(records)) == 1:
             whole.update(zip(jobs, records, strict=True))
     return whole
 
