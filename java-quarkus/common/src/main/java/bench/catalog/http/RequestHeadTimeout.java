@@ -14,7 +14,6 @@ import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
-import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -41,6 +40,9 @@ public class RequestHeadTimeout {
     /** spec/API.md, "Overload and slow clients": a head has 10 s. */
     static final long FIRST_HEAD_MS = 10_000;
 
+    /** The listening channel AcceptedConnections is on: each request after the first only compares. */
+    private volatile Channel listening;
+
     void install(@Observes Router router) {
         // First of all routes: from here on the request is being answered.
         router.route().order(Integer.MIN_VALUE).handler(this::arrived);
@@ -51,7 +53,10 @@ public class RequestHeadTimeout {
         // reachable through nothing public.
         if (context.request().connection() instanceof ConnectionBase connection) {
             Channel channel = connection.channel();
-            AcceptedConnections.on(channel.parent());
+            if (channel.parent() != null && channel.parent() != listening) {
+                AcceptedConnections.on(channel.parent());
+                listening = channel.parent();
+            }
             RequestsInFlight requests = RequestsInFlight.on(channel.pipeline());
             if (requests != null) {
                 requests.began();
@@ -67,9 +72,9 @@ public class RequestHeadTimeout {
      */
     static final class AcceptedConnections extends ChannelInboundHandlerAdapter {
 
-        /** Installs one on `server` (null for a connection with no listening channel, as in tests). */
+        /** Installs one on `server` unless it has one. */
         static void on(Channel server) {
-            if (server == null || server.pipeline().get(AcceptedConnections.class) != null) {
+            if (server.pipeline().get(AcceptedConnections.class) != null) {
                 return;
             }
             // Both requests of two connections may get here at once; one handler is added.
@@ -108,6 +113,8 @@ public class RequestHeadTimeout {
         private final boolean countsFirstHead;
         private volatile boolean requested;
         private ScheduledFuture<?> firstHead;
+        /** The idle handler this one sits right after. */
+        private ChannelHandler following;
 
         private RequestsInFlight(boolean countsFirstHead) {
             this.countsFirstHead = countsFirstHead;
@@ -136,19 +143,14 @@ public class RequestHeadTimeout {
             if (existing == null) {
                 existing = new RequestsInFlight(atAccept);
                 pipeline.addAfter(idle.name(), name, existing);
-            } else if (pipeline.context(existing) != null && !name.equals(nextName(pipeline, idle.name()))) {
+            } else if (existing.following != idle.handler() && pipeline.context(existing) != null) {
                 // Vert.x replaces the idle handler once the first bytes tell HTTP/1.1 from h2c, and
                 // adds the new one further on: this one follows it there.
                 pipeline.remove(existing);
                 pipeline.addAfter(idle.name(), name, existing);
             }
+            existing.following = idle.handler();
             return existing;
-        }
-
-        private static String nextName(ChannelPipeline pipeline, String name) {
-            List<String> names = pipeline.names();
-            int at = names.indexOf(name);
-            return at >= 0 && at + 1 < names.size() ? names.get(at + 1) : null;
         }
 
         @Override
