@@ -44,6 +44,13 @@ def runs_without_rate(cell: Cell) -> int:
     return sum(1 for r in cell.records if r.ladder is not None and r.ladder.capacity_rps is None)
 
 
+def held_no_rate_note(cell: Cell) -> str:
+    """What a capacity says of its runs that held no rate, in results.md's summary and ladder
+    table and on the page alike; nothing when every run held one."""
+    none = runs_without_rate(cell)
+    return f"held no rate in {none} of {len(capacities(cell))} runs, counted as 0 req/s" if none else ""
+
+
 def runs_note(cell: Cell, runs: int) -> str:
     """ " (2 of 3 runs)" when a run of the cell failed and its capacity rests on the others."""
     return of_runs(len(capacities(cell)), runs)
@@ -322,7 +329,7 @@ def ladder_table(scenario: str, cells: list[Cell], ceiling: Cell | None = None) 
             if reading is not None and not reading.holds:
                 notes.append(f"at {fmt(common)} req/s: {reading.answer()}")
             if runs_without_rate(cell):
-                notes.append(f"held no rate in {runs_without_rate(cell)} of {len(capacities(cell))} runs (as 0 req/s)")
+                notes.append(held_no_rate_note(cell))
         if cell.failures:
             notes.append(f"{len(cell.failures)} run(s) failed")
         all_runs = len(cell.records) + len(cell.failures)

@@ -44,6 +44,7 @@ from bench.report.ladder import (
     one_step_per_rate,
     p99_of,
     postgres_ms_of,
+    runs_without_rate,
     step_at,
     stopped_by,
 )
@@ -250,7 +251,7 @@ def _scenario_figures(cell: Cell, common: float | None, href: dict[int, str]) ->
         "capacity": figure((r.ladder.capacity_rps or 0.0, href[id(r)]) for r in laddered if r.ladder is not None),
         "tier": None,
         "capacity_lower_bound": lower_bound(cell),
-        "held_no_rate": any(r.ladder is not None and r.ladder.capacity_rps is None for r in laddered),
+        "held_no_rate": runs_without_rate(cell),
         "p99": _at_common(cell, common, p99_of, href),
         "cores": _at_common(cell, common, lambda s: s.cpu_ms_per_request, href),
         "postgres": _at_common(cell, common, postgres_ms_of, href),

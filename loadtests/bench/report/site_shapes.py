@@ -36,7 +36,8 @@ class ScenarioFigures(TypedDict):
     """A run's capacity may lie above it (report.ladder.lower_bound): shown with "≥"."""
     tier: int | None
     """Its tier in the scenario (1 the highest; bench.report.tiers), None for a ceiling."""
-    held_no_rate: bool
+    held_no_rate: int
+    """How many of its runs held no rate (each counted as 0 req/s in its capacity)."""
     p99: Figure
     cores: Figure
     postgres: Figure

@@ -14,8 +14,10 @@ from bench.records import RawResult
 from bench.report.at_rate import Reading, reading_at, said_at
 from bench.report.figures import MIB, Cell, class_counts, fmt, median
 from bench.report.ladder import (
+    capacities,
     common_rate,
     has_ladder,
+    held_no_rate_note,
     last_steps,
     lower_bound,
     median_capacity,
@@ -99,6 +101,18 @@ def _steady(records: list[RawResult]) -> str:
     return fmt(median([s.time_s for s in states]), 0) + (f" ({capped}/{len(states)} at cap)" if capped else "")
 
 
+def _capacity_text(cell: Cell, tier: int, runs: int) -> str:
+    """A summary cell: the median capacity and its tier, and the runs that held no rate, which a
+    median hides when the others held one (the page says it alike)."""
+    if not any(capacities(cell)):
+        return f"none held (T{tier}){runs_note(cell, runs)}"
+    none = held_no_rate_note(cell)
+    return (
+        f"{'≥ ' if lower_bound(cell) else ''}{fmt(median_capacity(cell))}"
+        f" (T{tier}{'; ' + none if none else ''}){runs_note(cell, runs)}"
+    )
+
+
 def bound_of(cell: Cell) -> str:
     """What bound the step each run could not hold, the most frequent over runs; a tie goes to the
     earliest run's, so that the report does not change from one rendering to the next."""
@@ -169,10 +183,7 @@ def summary_section(
         mine = records[name]
         cold = [r for r in mine if not r.served_before]
         capacity = [
-            f"{'≥ ' if lower_bound(cell_of[(s, name)]) else ''}{fmt(median_capacity(cell_of[(s, name)]))}"
-            f" (T{tier_numbers[s][name]}){runs_note(cell_of[(s, name)], runs)}"
-            if (s, name) in cell_of
-            else "–"
+            _capacity_text(cell_of[(s, name)], tier_numbers[s][name], runs) if (s, name) in cell_of else "–"
             for s in scenarios
         ]
         lines.append(

@@ -126,7 +126,9 @@
     if (state.metric === 'capacity' && figures.capacity_lower_bound) {
       cell.prepend(el('span', {title: 'a lower bound: every rate held, or the load generator used half its CPUs or more at the step not held'}, '≥ '));
     }
-    if (held) cell.append(el('span', {class: 'range'}, ' · none held in a run, counted as 0'));
+    if (held) {
+      cell.append(el('span', {class: 'range'}, ` · held no rate in ${figures.held_no_rate} of ${figures.runs} runs, counted as 0 req/s`));
+    }
     // A figure at the common rate is the runs' that held it: said where not every run did, and
     // marked where a probe's few seconds are among its steps.
     if (state.metric !== 'capacity' && figures[state.metric].value !== null) {
