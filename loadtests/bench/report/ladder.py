@@ -48,7 +48,7 @@ def held_no_rate_note(cell: Cell) -> str:
     """What a capacity says of its runs that held no rate, in results.md's summary and ladder
     table and on the page alike; nothing when every run held one."""
     none = runs_without_rate(cell)
-    return f"held no rate in {none} of {len(capacities(cell))} runs, counted as 0 req/s" if none else ""
+    return f"held no rate in {none} of {len(capacities(cell))} runs" if none else ""
 
 
 def runs_note(cell: Cell, runs: int) -> str:

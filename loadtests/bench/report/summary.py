@@ -161,7 +161,8 @@ def summary_section(
         "## Summary",
         "",
         f"Measured {measured}; quick profile, {of} per stack × scenario ([method](docs/method.md)). "
-        "Capacity: the highest offered rate held at the p99 objective, with its tier (T1 the highest); "
+        "Capacity: the highest offered rate held at the p99 objective, with its tier (T1 the highest), "
+        "a run that held no rate counting as 0 req/s; "
         "≥ where it is a lower bound (every rate held, or the load generator used half its CPUs or more at "
         "the step not held). "
         "Stacks whose capacity ranges over all runs overlap show no difference, and stacks linked by "

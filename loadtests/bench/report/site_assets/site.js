@@ -127,7 +127,7 @@
       cell.prepend(el('span', {title: 'a lower bound: every rate held, or the load generator used half its CPUs or more at the step not held'}, '≥ '));
     }
     if (held) {
-      cell.append(el('span', {class: 'range'}, ` · held no rate in ${figures.held_no_rate} of ${figures.runs} runs, counted as 0 req/s`));
+      cell.append(el('span', {class: 'range'}, ` · held no rate in ${figures.held_no_rate} of ${figures.runs} runs`));
     }
     // A figure at the common rate is the runs' that held it: said where not every run did, and
     // marked where a probe's few seconds are among its steps.
