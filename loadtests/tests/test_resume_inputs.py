@@ -135,6 +135,19 @@ def test_a_change_to_one_stack_measures_that_stack_again_alone(repo, tmp_path):
     assert set(kept_records(raw, today(measured))) == ALL - {("a", "mixed", 1)}
 
 
+def test_a_conformance_or_fuzz_case_is_no_input(repo, tmp_path):
+    """They test a stack against the contract and never run in a measurement."""
+    root, measured = repo
+    raw = tmp_path / "raw"
+    write_records(raw, today(measured).inputs)
+
+    commit(root, {"spec/conformance/test_pool.py": "def test_pool(): ...\n", "spec/fuzz/test_more.py": "x = 1\n"})
+
+    assert set(kept_records(raw, today(measured))) == ALL
+    commit(root, {"spec/API.md": "# The contract, changed\n"})
+    assert kept_records(raw, today(measured)) == {}
+
+
 def test_a_stacks_readme_is_no_input(repo, tmp_path):
     root, measured = repo
     raw = tmp_path / "raw"
