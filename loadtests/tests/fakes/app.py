@@ -108,17 +108,19 @@ class Handler(BaseHTTPRequestHandler):
 
 
 if __name__ == "__main__":
-    # As API.md asks of a stack: SIGTERM ends it cleanly, exit 0. The handler only sets a flag:
-    # raising from it (sys.exit) can land inside Thread.start() while the server starts a
+    # As API.md asks of a stack: SIGTERM ends it cleanly, exit 0. The handler only sets a flag.
+    # Raising from it (sys.exit) can land inside Thread.start() while the server starts a
     # request's thread, turn into "release unlocked lock", be swallowed by socketserver and leave
-    # the process serving until it is killed.
-    stopping = threading.Event()
-    signal.signal(signal.SIGTERM, lambda *_: stopping.set())
+    # the process serving until it is killed. Nor may it take a lock (threading.Event.set does):
+    # a wrapper's second SIGTERM runs the handler again inside the first, on the lock it holds,
+    # and the one thread waits on itself for good.
+    stopping: list[bool] = []
+    signal.signal(signal.SIGTERM, lambda *_: stopping.append(True))
     if cgroup.enabled():
         cgroup.start_app()
     server = ThreadingHTTPServer((os.environ["HOST"], int(os.environ["PORT"])), Handler)
     server.timeout = 0.1
-    while not stopping.is_set():
+    while not stopping:
         server.handle_request()
     server.server_close()
     sys.exit(0)
