@@ -147,9 +147,13 @@ public class ErrorMap {
         return answer.build();
     }
 
-    /** Unavailable when the driver says so (spec/API.md, "Unavailable: 503"), a logged 500 otherwise. */
+    /**
+     * Unavailable when the driver says so (spec/API.md, "Unavailable: 503"), a logged 500 otherwise.
+     * A Throwable, not an Exception: the reactive pool's wait running out fails the request with
+     * Vert.x's NoStackTraceThrowable, which an Exception mapper passes by.
+     */
     @ServerExceptionMapper
-    public Response unexpected(Exception e) {
+    public Response unexpected(Throwable e) {
         if (driver.isUnavailable(e)) {
             return unavailable(new DatabaseUnavailableException(e));
         }

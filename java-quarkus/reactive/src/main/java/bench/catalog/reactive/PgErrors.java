@@ -1,6 +1,7 @@
 package bench.catalog.reactive;
 
 import bench.catalog.data.DriverErrors;
+import io.vertx.core.impl.NoStackTraceThrowable;
 import io.vertx.pgclient.PgException;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.Optional;
@@ -13,9 +14,31 @@ import org.hibernate.exception.ConstraintViolationException;
 @ApplicationScoped
 public class PgErrors implements DriverErrors {
 
+    /** What Vert.x's pool says when no connection frees up in time. */
+    static final String POOL_TIMEOUT = "Timeout";
+
     @Override
     public String sqlStateOf(Throwable cause) {
         return cause instanceof PgException pg ? pg.getSqlState() : null;
+    }
+
+    /**
+     * Also the pool's wait for a connection running out (PoolCreator's timeout): Vert.x fails it
+     * with a NoStackTraceThrowable saying "Timeout", its only mark; spec/API.md counts no pool
+     * connection free in time as unavailable.
+     */
+    @Override
+    public boolean isUnavailable(Throwable error) {
+        return DriverErrors.super.isUnavailable(error) || poolWaitRanOut(error);
+    }
+
+    static boolean poolWaitRanOut(Throwable error) {
+        for (Throwable cause = error; cause != null; cause = cause.getCause()) {
+            if (cause instanceof NoStackTraceThrowable && POOL_TIMEOUT.equals(cause.getMessage())) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** The constraint a write broke, whichever of the two reports it. */
