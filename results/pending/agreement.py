@@ -89,12 +89,13 @@ def main(raw: Path) -> None:
         )
         kind = "JVM" if runs[0].stack.language == "Java" else "other"
         counts[kind]["cells"] += 1
-        counts[kind]["raw"] += agrees(costs)
+        measured = agrees(costs)
         calibrated = len(scaled) == len(costs) and agrees(scaled)
+        counts[kind]["raw"] += measured
         counts[kind]["calibrated"] += calibrated
         print(
             f"{name} · {scenario} | {rate:g} | {', '.join(f'{c:.3f}' for c in costs)} | "
-            f"{', '.join(f'{c:.3f}' for c in scaled)} | {agrees(costs)}, {calibrated}"
+            f"{', '.join(f'{c:.3f}' for c in scaled)} | {measured}, {calibrated}"
         )
     for kind, share in (("JVM", JVM_SHARE), ("other", OTHER_SHARE)):
         c = counts[kind]

@@ -88,8 +88,8 @@ if TYPE_CHECKING:
     help="Keep the records the output already has whose inputs are today's (same stack or "
     "ceiling, scenario and run number, method, profile, CPU split, caps and tool versions; the "
     "same runner code, db/, spec/ (not its test suites), compose.yaml and stack sources; failed "
-    "ones are run again) and run only the rest: a run cut short by Ctrl-C or a session's end goes on where it stopped, "
-    "even after commits to docs or the report. A block (one scenario × one run: its ceiling and "
+    "ones are run again) and run only the rest: a run cut short by Ctrl-C or a session's end goes "
+    "on where it stopped, even after commits to docs or the report. A block (one scenario × one run: its ceiling and "
     "every stack in it) is kept only whole and from one machine, else measured again whole. "
     "What the run measures must have no uncommitted change.",
 )

@@ -22,17 +22,8 @@ public class JdbcErrors implements DriverErrors {
     }
 
     @Override
-    public boolean isUnavailable(Throwable error) {
-        return DriverErrors.super.isUnavailable(error) || poolWaitRanOut(error);
-    }
-
-    static boolean poolWaitRanOut(Throwable error) {
-        for (Throwable cause = error; cause != null; cause = cause.getCause()) {
-            if (cause instanceof SQLException sql && sql.getSQLState() == null
-                    && ACQUISITION_TIMEOUT.equals(sql.getMessage())) {
-                return true;
-            }
-        }
-        return false;
+    public boolean isPoolTimeout(Throwable cause) {
+        return cause instanceof SQLException sql && sql.getSQLState() == null
+                && ACQUISITION_TIMEOUT.equals(sql.getMessage());
     }
 }

@@ -22,23 +22,10 @@ public class PgErrors implements DriverErrors {
         return cause instanceof PgException pg ? pg.getSqlState() : null;
     }
 
-    /**
-     * Also the pool's wait for a connection running out (PoolCreator's timeout): Vert.x fails it
-     * with a NoStackTraceThrowable saying "Timeout", its only mark; spec/API.md counts no pool
-     * connection free in time as unavailable.
-     */
+    /** Vert.x fails the pool's wait (PoolCreator's timeout) with a NoStackTraceThrowable saying "Timeout". */
     @Override
-    public boolean isUnavailable(Throwable error) {
-        return DriverErrors.super.isUnavailable(error) || poolWaitRanOut(error);
-    }
-
-    static boolean poolWaitRanOut(Throwable error) {
-        for (Throwable cause = error; cause != null; cause = cause.getCause()) {
-            if (cause instanceof NoStackTraceThrowable && POOL_TIMEOUT.equals(cause.getMessage())) {
-                return true;
-            }
-        }
-        return false;
+    public boolean isPoolTimeout(Throwable cause) {
+        return cause instanceof NoStackTraceThrowable && POOL_TIMEOUT.equals(cause.getMessage());
     }
 
     /** The constraint a write broke, whichever of the two reports it. */
