@@ -3,6 +3,7 @@
 // routes. buildApp() is what server.js listens with and what the tests inject requests into, as
 // Fastify's testing guide lays an application out.
 import Fastify, { LogController } from 'fastify'
+import underPressure from '@fastify/under-pressure'
 import ajvErrors from 'ajv-errors'
 import configuration, { logRequests } from './config.js'
 import database from './db/index.js'
@@ -24,6 +25,12 @@ export const BODY_LIMIT = 1024 * 1024
 
 // How many body bytes the process reads at once (lib/limits.js; README, "Limits").
 export const BODY_BUDGET = 8 * BODY_LIMIT
+
+// A body larger than any valid item (16,384 characters of description, at most 12 bytes each as
+// JSON escapes) is refused while the event loop was busy this share of the last half second
+// (lib/limits.js; README, "Limits").
+export const LARGE_BODY = 256 * 1024
+export const BUSY_LOOP_SHARE = 0.9
 
 // The error of a 500 is logged without the enumerable extras pino's serializer would add: pg's
 // errors carry PostgreSQL's DETAIL ("Failing row contains (...)"), the request's own values.
@@ -88,7 +95,19 @@ export function buildApp({ env = {}, ...options } = {}) {
 
   app.removeAllContentTypeParsers()
   app.addContentTypeParser('application/json', { parseAs: 'string' }, exactJsonParser(app))
-  app.addHook('preParsing', bodyBudget({ budgetBytes: BODY_BUDGET, bodyLimit: BODY_LIMIT }))
+  // Measures the event loop's utilization over each half second (its default is the share since
+  // the start, which a long idle start keeps low through any burst); with no threshold set it
+  // refuses nothing itself: the body budget asks it.
+  app.register(underPressure, { sampleInterval: 500, eventLoopUtilizationMode: 'interval' })
+  app.addHook(
+    'preParsing',
+    bodyBudget({
+      budgetBytes: BODY_BUDGET,
+      bodyLimit: BODY_LIMIT,
+      largeBytes: LARGE_BODY,
+      busy: () => app.memoryUsage().eventLoopUtilized > BUSY_LOOP_SHARE,
+    }),
+  )
 
   app.setErrorHandler(problemHandler)
   app.setNotFoundHandler(notFoundHandler)
