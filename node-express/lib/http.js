@@ -1,5 +1,6 @@
 // Request and response plumbing shared by the routers.
 import { STATUS_CODES, createServer } from 'node:http'
+import { performance } from 'node:perf_hooks'
 import express from 'express'
 import { parse } from 'lossless-json'
 import { HttpError } from './errors.js'
@@ -26,12 +27,36 @@ const readText = express.text({ type: () => true, limit: MAX_BODY_BYTES })
 // chunks are Buffers, outside the heap that --max-old-space-size bounds.
 export const bodyBudget = { available: 8 * 1024 * 1024 }
 
+// The budget bounds memory, not waiting. libuv accepts one connection per turn of the event loop,
+// and a turn that parses and checks a near-limit body takes milliseconds, so under a burst the
+// connections wait in the listen queue, each accepted as a body finishes and finding the room that
+// body left: every one is read and judged in turn, and the last waits most of a minute (README.md,
+// "Limits"). So a body larger than any valid item (16,384 characters of description, at most 12
+// bytes each as JSON escapes) is also refused while the loop was busy more than 90% of the last
+// half second: those 503s cost next to nothing, and the queue drains in seconds.
+export const LARGE_BODY_BYTES = 256 * 1024
+const BUSY_LOOP_SHARE = 0.9
+const LOOP_SAMPLE_MS = 500
+export const eventLoop = { busyShare: 0 }
+
+// Samples the loop's utilization every LOOP_SAMPLE_MS into eventLoop.busyShare; returns the stop.
+function sampleEventLoop() {
+  let last = performance.eventLoopUtilization()
+  const timer = setInterval(() => {
+    const now = performance.eventLoopUtilization()
+    eventLoop.busyShare = performance.eventLoopUtilization(now, last).utilization
+    last = now
+  }, LOOP_SAMPLE_MS).unref()
+  return () => clearInterval(timer)
+}
+
 // What a body takes of the budget until its request is answered: its declared length, or the
 // whole 1 MiB when it comes chunked or declares more (it is read up to there, then a 413).
 function takeBodyBudget(req, res) {
   const declared = req.headers['content-length']
   const size = declared === undefined ? MAX_BODY_BYTES : Math.min(Number(declared), MAX_BODY_BYTES)
   if (size > bodyBudget.available) return false
+  if (size > LARGE_BODY_BYTES && eventLoop.busyShare > BUSY_LOOP_SHARE) return false
   bodyBudget.available -= size
   res.once('close', () => {
     bodyBudget.available += size
@@ -53,7 +78,7 @@ function isJson(contentType) {
 }
 
 // For POST and PUT: 415 unless the Content-Type is JSON, 503 when the body does not fit in what
-// is left of the body budget, then 413 from the reader, then 400 unless the body is JSON (null,
+// is left of the body budget or is large while the loop is busy, then 413 from the reader, then 400 unless the body is JSON (null,
 // 42 and "x" are JSON: they parse and fail validation with 422). It runs after the route and the
 // path id were checked.
 export function jsonBody(req, res, next) {
@@ -152,6 +177,7 @@ const BACKLOG = 4096
 // or with the error that prevented it.
 export function listen(app, port, host, callback) {
   const server = createServer(SERVER_OPTIONS, app).on('clientError', onClientError)
+  server.once('close', sampleEventLoop())
   const address = { port, host, backlog: BACKLOG }
   if (!callback) return server.listen(address)
   let done = (err) => {

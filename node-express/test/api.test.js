@@ -6,7 +6,7 @@ import { connect } from 'node:net'
 import { after, before, describe, it } from 'node:test'
 import app from '../app.js'
 import { close as closeDatabase } from '../db/index.js'
-import { bodyBudget, listen } from '../lib/http.js'
+import { LARGE_BODY_BYTES, bodyBudget, eventLoop, listen } from '../lib/http.js'
 
 let server
 let base
@@ -22,6 +22,12 @@ after(async () => {
   await new Promise((resolve) => server.close(resolve))
   await closeDatabase()
 })
+
+// Bodies over LARGE_BODY_BYTES are refused while the event loop was busy over the last half
+// second, and the tests' own client shares the loop: before sending one, a whole sample of idle.
+function idleLoop() {
+  return new Promise((resolve) => setTimeout(resolve, 1100))
+}
 
 function request(method, path, { body, json, headers = {} } = {}) {
   if (json !== undefined) {
@@ -192,6 +198,7 @@ describe('request bodies', () => {
 
   it('accepts 1 MiB and answers 413 above it', async () => {
     const padding = (bytes) => ' '.repeat(bytes - valid.length)
+    await idleLoop()
     const exact = await request('POST', '/categories', { body: valid.replace('{', `{${padding(1048576)}`), headers: { 'Content-Type': 'application/json' } })
     // The code is valid, so the exact size gets past the size check to the database and 201.
     assert.equal(exact.status, 201)
@@ -218,6 +225,30 @@ describe('request bodies', () => {
     } finally {
       bodyBudget.available = budget
     }
+  })
+
+  it('answers 503 and closes the connection for a large body while the event loop is busy', async () => {
+    const json = { 'Content-Type': 'application/json' }
+    const large = JSON.stringify({ sku: `LARGE-${suffix}`, price: 1, stock: 1, categoryId: 1, name: 'x'.repeat(LARGE_BODY_BYTES) })
+    // Busy for 1.2 s in slices of 20 ms, so that the sampler runs between them and one of its
+    // samples covers busy time alone.
+    const until = performance.now() + 1200
+    while (performance.now() < until) {
+      const slice = performance.now() + 20
+      while (performance.now() < slice) {
+        // busy
+      }
+      await new Promise(setImmediate)
+    }
+    assert.ok(eventLoop.busyShare > 0.9, `busy share ${eventLoop.busyShare}`)
+    const response = await request('POST', '/items', { body: large, headers: json })
+    assert.equal((await expectProblem(response, 503)).detail, 'the server is busy, try again shortly')
+    assert.equal(response.headers.get('connection'), 'close')
+    // A body of a valid item's size is read as ever, and a large one once the loop is idle.
+    await expectInvalidFields(await request('POST', '/items', { json: { name: '' } }), ['name', 'sku', 'price', 'stock', 'categoryId'])
+    await idleLoop()
+    assert.ok(eventLoop.busyShare < 0.5, `busy share ${eventLoop.busyShare}`)
+    await expectInvalidFields(await request('POST', '/items', { body: large, headers: json }), ['name'])
   })
 
   it('answers 422 for JSON that is not an object', async () => {
