@@ -78,9 +78,9 @@ function isJson(contentType) {
 }
 
 // For POST and PUT: 415 unless the Content-Type is JSON, 503 when the body does not fit in what
-// is left of the body budget or is large while the loop is busy, then 413 from the reader, then 400 unless the body is JSON (null,
-// 42 and "x" are JSON: they parse and fail validation with 422). It runs after the route and the
-// path id were checked.
+// is left of the body budget or is large while the loop is busy, then 413 from the reader, then
+// 400 unless the body is JSON (null, 42 and "x" are JSON: they parse and fail validation with
+// 422). It runs after the route and the path id were checked.
 export function jsonBody(req, res, next) {
   if (!isJson(req.get('Content-Type'))) {
     next(new HttpError(415, 'Content-Type must be application/json'))
