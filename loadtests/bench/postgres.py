@@ -255,6 +255,11 @@ class Cluster:
             for statement in replacing_statements(database, TEMPLATE_NAME):
                 conn.execute(statement)
 
+    def vacuum(self, database: str = DB_NAME) -> None:
+        """VACUUM of every table of `database`: dead rows gone, the visibility map set again."""
+        with self.connect(database) as conn:
+            conn.execute("VACUUM")
+
     def drop(self, database: str) -> None:
         with self.connect() as conn:
             conn.execute(f'DROP DATABASE IF EXISTS "{database}" WITH (FORCE)')

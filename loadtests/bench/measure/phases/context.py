@@ -36,6 +36,18 @@ class Context:
         return self.cluster
 
 
+def vacuum_before_step(ctx: Context, scenario: Scenario) -> None:
+    """Before a measured ladder step or closed-model stage of a write scenario, outside its
+    meters: VACUUM of the working database. Until autovacuum's first pass (item's threshold is
+    about 20,000 dead rows) every write of the warm-up and of the earlier steps leaves dead rows
+    and clears the visibility map that the page's count reads, so a step paid for how long the
+    steps before it wrote: a JVM's long warm-up, and the ceiling's longer ladder most, whose
+    PostgreSQL CPU per transaction doubled along it (docs/method.md, "The database between
+    steps"). A --target run's database is not the runner's to vacuum."""
+    if scenario.writes and ctx.cluster is not None:
+        ctx.cluster.vacuum()
+
+
 @contextmanager
 def upstream_for(ctx: Context, scenario: Scenario, name: str) -> Iterator[upstream.Upstream | None]:
     """The stock upstream for the length of a job of `scenario` if its stacks call it (else

@@ -25,7 +25,7 @@ from bench.judgement.ladder import (
 )
 from bench.judgement.steady import repeated_step
 from bench.measure.load.figures import LoadFigures
-from bench.measure.phases.context import Context
+from bench.measure.phases.context import Context, vacuum_before_step
 from bench.measure.phases.probes import StageMeter, Statements
 from bench.profiles import OPEN_TIMING, step_seconds
 from bench.records.steps import Ladder, LadderStep
@@ -192,6 +192,7 @@ def run_ladder(
     def measure_once(rate: float, bisecting: bool, probe: bool, tag: str = "") -> LadderStep:
         seconds = timing.probe_s if probe else step_seconds(timing, rate)
         doing = ("probe, " if probe else "") + ("bisecting" if bisecting else "ladder")
+        vacuum_before_step(ctx, scenario)
         send = prepare_step(rate, seconds, tag or f"{'probe' if probe else 'rate'}{rate:g}")
         ctx.display.update(f"{label}: {rate:,g} req/s offered for {seconds} s ({doing})")
         with StageMeter(ctx.roles, statements) as meter:

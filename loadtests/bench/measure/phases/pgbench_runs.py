@@ -10,7 +10,7 @@ from bench.errors import BenchError
 from bench.measure.load import pgbench
 from bench.measure.load.figures import LoadFigures, latency_of
 from bench.measure.load.process import run_load
-from bench.measure.phases.context import Context, logs
+from bench.measure.phases.context import Context, logs, vacuum_before_step
 from bench.measure.phases.ladder import run_ladder, sent_at_once
 from bench.measure.phases.probes import StageMeter, Statements
 from bench.profiles import closed_timing, replication_stages
@@ -58,6 +58,7 @@ def database_ceiling_stages(ctx: Context, scenario: Scenario, *, label: str, sta
     # After the open model the stacks replicate fewer closed-model stages: the ceiling matches them.
     for vus in replication_stages(scenario, ctx.plan.profile) if ctx.plan.open_model else scenario.stages:
         ctx.display.update(f"{label}: pgbench, {clients} clients (stage {vus})")
+        vacuum_before_step(ctx, scenario)
         with StageMeter(ctx.roles, statements) as meter:
             figures = pgbench_run(ctx, scenario, name=str(vus), vus=vus, clients=clients, seconds=seconds, label=label)
         stage = meter.stage(figures)

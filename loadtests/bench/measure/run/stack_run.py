@@ -16,7 +16,7 @@ from bench.judgement.steady import warmup_class
 from bench.manifest import Stack
 from bench.measure.load.figures import LoadFigures
 from bench.measure.phases import writes
-from bench.measure.phases.context import Context, upstream_for
+from bench.measure.phases.context import Context, upstream_for, vacuum_before_step
 from bench.measure.phases.first_minute import run_first_minute, run_steady_windows
 from bench.measure.phases.k6_runs import K6Stages
 from bench.measure.phases.ladder import PrepareStep, run_ladder, sent_at_once
@@ -329,6 +329,7 @@ def k6_stages(
                 at_s=timing["ramp"] + timing["stage"] / 3,
                 outage_s=min(10.0, timing["stage"] / 4),
             )
+        vacuum_before_step(ctx, scenario)
         with StageMeter(ctx.roles, statements) as meter:
             figures = k6.stage(vus, seconds=seconds)
         outcome.stages.append(meter.stage(figures))

@@ -1,0 +1,87 @@
+"""A write scenario's ladder steps each start from a vacuumed database, outside the step's meters,
+for a stack and the database ceiling alike (bench.measure.phases.context.vacuum_before_step)."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+from typing import cast
+
+from test_warmup_class import _FakeMeter, _make_step_with_fake_latency
+
+from bench.measure.load.figures import LoadFigures
+from bench.measure.phases import ladder as ladder_phase
+from bench.measure.phases.context import Context
+from bench.records.steps import Latency
+from bench.scenarios import SCENARIOS
+
+
+class _Cluster:
+    def __init__(self, events: list[str]) -> None:
+        self.events = events
+
+    def vacuum(self) -> None:
+        self.events.append("vacuum")
+
+
+def _ladder_events(monkeypatch, scenario_name: str, *, with_cluster: bool = True) -> list[str]:
+    """What happened around each step of a ladder whose stack holds a little over the scenario's
+    third rate: "vacuum", "prepare TAG" (the step readied) and "measure" (the meters running)."""
+    scenario = SCENARIOS[scenario_name]
+    events: list[str] = []
+    capacity = scenario.rates[2] * 1.2
+
+    def prepare(rate: float, seconds: int, tag: str):
+        events.append(f"prepare {tag}")
+        p99 = scenario.objective_ms * (2 if rate > capacity else 0.1)
+        figures = LoadFigures.model_construct(
+            vus=10,
+            requests=int(rate * seconds),
+            rps=rate,
+            duration_s=float(seconds),
+            latency_ms=Latency(avg=1.0, p50=1.0, p95=p99, p99=p99, max=p99),
+            errors={},
+            error_count=0,
+            bytes_received=None,
+            offered_rps=rate,
+            dropped_iterations=0,
+            arrivals=None,
+            endpoints=None,
+        )
+        return lambda: figures
+
+    class _Meter(_FakeMeter):
+        def __enter__(self) -> _Meter:
+            events.append("measure")
+            return self
+
+    monkeypatch.setattr(ladder_phase, "StageMeter", _Meter)
+    monkeypatch.setattr(ladder_phase, "make_step", _make_step_with_fake_latency)
+    ctx = SimpleNamespace(
+        plan=SimpleNamespace(profile="smoke"),
+        display=SimpleNamespace(update=lambda *a: None),
+        roles=None,
+        cluster=_Cluster(events) if with_cluster else None,
+    )
+    ladder = ladder_phase.run_ladder(cast(Context, ctx), scenario, prepare, label="test", statements=None)
+    assert len(ladder.steps) > 3, "the fake ladder climbs, bisects and runs full-length steps"
+    return events
+
+
+def test_every_step_of_a_write_scenario_starts_from_a_vacuumed_database_before_it_is_readied(monkeypatch):
+    for scenario in ("mixed", "heavy-body"):
+        events = _ladder_events(monkeypatch, scenario)
+        steps = [i for i, event in enumerate(events) if event.startswith("prepare")]
+        assert steps, scenario
+        for index in steps:
+            # Vacuumed, then readied (the rows its deletes take are made after the vacuum), then measured.
+            assert events[index - 1] == "vacuum", (scenario, events[index - 1 : index + 2])
+            assert events[index + 1] == "measure", (scenario, events[index - 1 : index + 2])
+        assert events.count("vacuum") == len(steps), "one vacuum a step, the repeated step's too"
+        assert any(event.startswith("prepare repeat") for event in events)
+
+
+def test_a_read_scenario_and_a_target_run_vacuum_nothing(monkeypatch):
+    for scenario in ("read-heavy", "join-filter", "avatar", "outbound"):
+        assert "vacuum" not in _ladder_events(monkeypatch, scenario)
+    # --target: the stack's database is elsewhere, and the runner has none of its own to vacuum.
+    assert "vacuum" not in _ladder_events(monkeypatch, "mixed", with_cluster=False)
