@@ -6,8 +6,10 @@ from __future__ import annotations
 from types import SimpleNamespace
 from typing import cast
 
+import pytest
 from test_warmup_class import _FakeMeter, _make_step_with_fake_latency
 
+from bench import postgres
 from bench.measure.load.figures import LoadFigures
 from bench.measure.phases import ladder as ladder_phase
 from bench.measure.phases.context import Context
@@ -85,3 +87,16 @@ def test_a_read_scenario_and_a_target_run_vacuum_nothing(monkeypatch):
         assert "vacuum" not in _ladder_events(monkeypatch, scenario)
     # --target: the stack's database is elsewhere, and the runner has none of its own to vacuum.
     assert "vacuum" not in _ladder_events(monkeypatch, "mixed", with_cluster=False)
+
+
+@pytest.mark.postgres
+def test_the_clusters_vacuum_is_of_the_working_database(pg_cluster):
+    pg_cluster.reset()
+    with pg_cluster.connect(postgres.DB_NAME) as conn:
+        conn.execute("UPDATE item SET stock = stock + 1 WHERE id <= 2000")
+    pg_cluster.vacuum()
+    with pg_cluster.connect(postgres.DB_NAME) as conn:
+        # A fresh copy of the template starts with no vacuum on record, and autovacuum waits for
+        # about 20,000 dead rows: this one is Cluster.vacuum's.
+        row = conn.execute("SELECT vacuum_count FROM pg_stat_user_tables WHERE relname = 'item'").fetchone()
+    assert row == (1,)

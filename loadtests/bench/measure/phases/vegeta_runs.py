@@ -7,6 +7,7 @@ every write's answer joins the lost-write check (bench.measure.phases.writes).""
 from __future__ import annotations
 
 import os
+import time
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -30,6 +31,12 @@ VEGETA_GRACE_S = 120
 # Connections that make the rows a step deletes: a few, so that a step of 1,000 deletes waits
 # about a second for them.
 ROW_MAKERS = 8
+# A stack still working off the step before (or a cold JVM's first window) may answer a create
+# 503, its overload answer (spec/API.md): java-quarkus@reactive did so on 2026-12-03, right after
+# its first steady-state window, and the whole run failed. Such a create is sent again after a
+# pause, for this long at most.
+BUSY_RETRY_S = 30.0
+BUSY_PAUSE_S = 0.5
 
 
 def make_rows(base_url: str, creates: Sequence[step_requests.Request], dialect: Dialect) -> list[int]:
@@ -39,11 +46,19 @@ def make_rows(base_url: str, creates: Sequence[step_requests.Request], dialect: 
     with httpx.Client(base_url=base_url, timeout=30, limits=httpx.Limits(max_connections=ROW_MAKERS)) as client:
 
         def create(request: step_requests.Request) -> int:
-            response = client.post(request.path, content=request.body, headers={"Content-Type": request.content_type})
+            deadline = time.monotonic() + BUSY_RETRY_S
+            while True:
+                response = client.post(
+                    request.path, content=request.body, headers={"Content-Type": request.content_type}
+                )
+                if response.status_code != 503 or time.monotonic() >= deadline:
+                    break
+                time.sleep(BUSY_PAUSE_S)
             if response.status_code != step_requests.EXPECTED_STATUS[request.endpoint]:
+                still = f" for {BUSY_RETRY_S:g} s" if response.status_code == 503 else ""
                 raise BenchError(
-                    f"the stack answered {response.status_code} to a create of a row a step deletes "
-                    f"(POST {request.path}); the step cannot be prepared"
+                    f"the stack answered {response.status_code}{still} to a create of a row a step deletes "
+                    f"(POST {request.path}: {_detail(response)}); the step cannot be prepared"
                 )
             return created_id(response, dialect)
 
@@ -52,6 +67,15 @@ def make_rows(base_url: str, creates: Sequence[step_requests.Request], dialect: 
                 return list(pool.map(create, creates))
         except httpx.HTTPError as error:
             raise BenchError(f"the rows a step deletes could not be made: {error}") from error
+
+
+def _detail(response: httpx.Response) -> str:
+    """The problem's detail (spec/API.md's error shape), else the start of the body."""
+    try:
+        detail = response.json().get("detail")
+    except (ValueError, AttributeError):
+        detail = None
+    return str(detail) if detail else (response.text[:120] or "no body")
 
 
 @dataclass(frozen=True)
