@@ -171,6 +171,16 @@ def test_render_reports_lost_writes(tmp_path):
     assert "Lost writes" in text and "go-gin 1" in text
 
 
+def test_a_variants_records_alone_render_with_their_commit(tmp_path):
+    # `./bench run java-quarkus@reactive --output DIR` once ended on a traceback here.
+    raw = tmp_path / "raw"
+    alone = record("fast@variant", "join-filter", 1, [(60, 900.0)])
+    alone.update(git_commit="c" * 40)
+    write(raw, [alone])
+    text = report.render(raw, tmp_path / "results.md", tmp_path / "charts").read_text()
+    assert f"`{'c' * 12}`" in text.split("## ")[0]
+
+
 def test_render_without_raw_files_says_what_to_do(tmp_path):
     with pytest.raises(Exception, match=r"run `\./bench run` first"):
         report.render(tmp_path / "empty", tmp_path / "r.md", tmp_path)

@@ -68,6 +68,8 @@ def render(
         if (directory := raw_dir.parent / name).is_dir() and any(directory.glob("*.json"))
     }
     mem_ladder = others.get(f"{raw_dir.name}-mem-ladder", [])
+    # A run of variants alone (`./bench run java-spring@aot-cache --output DIR`) has no stack's row:
+    # its header then names the records there are.
     stack_records = [r for r in records if r.kind != "ceiling" and not is_variant(r.stack.name)]
     lines = [
         "# Results",
@@ -80,7 +82,8 @@ def render(
         "",
         *_linked([method_line(records), ""], out_md.parent),
     ]
-    lines += _linked(summary_section(cells_by_scenario, mem_ladder, runs, measured_at(stack_records)), out_md.parent)
+    measured = measured_at(stack_records or records)
+    lines += _linked(summary_section(cells_by_scenario, mem_ladder, runs, measured), out_md.parent)
     if analysis and analysis.exists():
         text = fill(
             analysis.read_text(),
