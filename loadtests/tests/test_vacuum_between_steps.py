@@ -7,13 +7,11 @@ from types import SimpleNamespace
 from typing import cast
 
 import pytest
-from test_warmup_class import _FakeMeter, _make_step_with_fake_latency
+from test_warmup_class import _FakeMeter, _make_step_with_fake_latency, delivered_figures
 
 from bench import postgres
-from bench.measure.load.figures import LoadFigures
 from bench.measure.phases import ladder as ladder_phase
 from bench.measure.phases.context import Context
-from bench.records.steps import Latency
 from bench.scenarios import SCENARIOS
 
 
@@ -34,21 +32,7 @@ def _ladder_events(monkeypatch, scenario_name: str, *, with_cluster: bool = True
 
     def prepare(rate: float, seconds: int, tag: str):
         events.append(f"prepare {tag}")
-        p99 = scenario.objective_ms * (2 if rate > capacity else 0.1)
-        figures = LoadFigures.model_construct(
-            vus=10,
-            requests=int(rate * seconds),
-            rps=rate,
-            duration_s=float(seconds),
-            latency_ms=Latency(avg=1.0, p50=1.0, p95=p99, p99=p99, max=p99),
-            errors={},
-            error_count=0,
-            bytes_received=None,
-            offered_rps=rate,
-            dropped_iterations=0,
-            arrivals=None,
-            endpoints=None,
-        )
+        figures = delivered_figures(rate, seconds, p99=scenario.objective_ms * (2 if rate > capacity else 0.1))
         return lambda: figures
 
     class _Meter(_FakeMeter):

@@ -90,6 +90,24 @@ def test_nothing_to_compare_gives_no_class():
     assert warmup_class(_steady(), _ladder(1.0, None).model_copy(update={"repeat": _step(400, True, None)})) is None
 
 
+def delivered_figures(rate: float, seconds: int, *, p99: float) -> LoadFigures:
+    """A fixed-rate step that delivered all it was offered, without an error, at `p99` ms."""
+    return LoadFigures.model_construct(
+        vus=10,
+        requests=int(rate * seconds),
+        rps=rate,
+        duration_s=float(seconds),
+        latency_ms=Latency(avg=1.0, p50=1.0, p95=p99, p99=p99, max=p99),
+        errors={},
+        error_count=0,
+        bytes_received=None,
+        offered_rps=rate,
+        dropped_iterations=0,
+        arrivals=None,
+        endpoints=None,
+    )
+
+
 class _FakeMeter:
     """Measures nothing around a step: its app CPU per request is 0.5 ms at every rate."""
 
@@ -113,23 +131,7 @@ def test_the_ladder_runs_its_first_held_full_length_step_again_under_a_tag_of_it
 
     def prepare(rate: float, seconds: int, tag: str):
         tags.append(tag)
-        late = rate > capacity
-        p99 = 500.0 if late else 5.0
-        latency = Latency(avg=1.0, p50=1.0, p95=p99, p99=p99, max=p99)
-        figures = LoadFigures.model_construct(
-            vus=10,
-            requests=int(rate * seconds),
-            rps=rate,
-            duration_s=float(seconds),
-            latency_ms=latency,
-            errors={},
-            error_count=0,
-            bytes_received=None,
-            offered_rps=rate,
-            dropped_iterations=0,
-            arrivals=None,
-            endpoints=None,
-        )
+        figures = delivered_figures(rate, seconds, p99=500.0 if rate > capacity else 5.0)
         return lambda: figures
 
     monkeypatch.setattr(ladder_phase, "StageMeter", _FakeMeter)
