@@ -3,6 +3,7 @@ package bench.catalog;
 import bench.catalog.category.CategoryHandlers;
 import bench.catalog.category.CategoryRepository;
 import bench.catalog.db.Database;
+import bench.catalog.http.Admission;
 import bench.catalog.http.Router;
 import bench.catalog.item.ItemHandlers;
 import bench.catalog.item.ItemRepository;
@@ -13,10 +14,8 @@ import com.sun.net.httpserver.HttpServer;
 
 import java.io.IOException;
 import java.net.InetSocketAddress;
-import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.Semaphore;
 
 /** The JDK's HTTP server with one context, the router, and a virtual thread per exchange. */
 public final class CatalogServer {
@@ -30,6 +29,16 @@ public final class CatalogServer {
      * a slow client's headers, so together they keep to about half the heap (README.md, "Limits").
      */
     private static final int MAX_EXCHANGES = (int) (Runtime.getRuntime().maxMemory() / (64 << 10));
+
+    /**
+     * Exchanges waiting for a place, beyond which they are refused: half as many as the places. A
+     * kept-alive connection waiting holds its 16 KiB of buffers, so together they keep to about
+     * an eighth of the heap.
+     */
+    private static final int MAX_WAITING = MAX_EXCHANGES / 2;
+
+    /** Exchanges being refused at once: an eighth of the places, a sixteenth of the heap at 33 KB each. */
+    private static final int MAX_REFUSALS = MAX_EXCHANGES / 8;
 
     static {
         // Responses are written in one piece; Nagle's algorithm would only delay the last segment.
@@ -61,31 +70,10 @@ public final class CatalogServer {
 
         HttpServer server = HttpServer.create(new InetSocketAddress(config.host(), config.port()), BACKLOG);
         ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor();
-        server.setExecutor(atMost(MAX_EXCHANGES, executor));
+        server.setExecutor(new Admission(MAX_EXCHANGES, MAX_WAITING, MAX_REFUSALS, executor));
         server.createContext("/", router);
         server.start();
         return new CatalogServer(server, executor);
-    }
-
-    /**
-     * Runs at most {@code limit} exchanges at once, each on its own virtual thread. One more waits
-     * for a place before the server reads its request or gives it any buffer, so a waiting
-     * exchange costs its virtual thread and little else.
-     */
-    private static Executor atMost(int limit, ExecutorService threads) {
-        var places = new Semaphore(limit);
-        return exchange -> threads.execute(() -> {
-            try {
-                places.acquire();
-            } catch (InterruptedException stopping) {
-                return;
-            }
-            try {
-                exchange.run();
-            } finally {
-                places.release();
-            }
-        });
     }
 
     public int port() {

@@ -33,17 +33,28 @@ public final class Exchange {
     private static final long DISCARD_LIMIT = 16L << 20;
 
     /**
-     * The bytes of request bodies held in memory at once, by all exchanges together: an eighth of
-     * the heap (15.5 MiB at jvm.options's 128 MiB), never less than one body of the largest size. A
-     * body that does not fit is refused with a 503 before it is read (README.md, "Limits").
+     * What a request with a body holds besides the body's bytes while it is served: its
+     * connection's two 8 KiB buffers, the 4 KiB its request head is read into, what its body
+     * parses into and its answer (about 38 KB for one of heavy-body's 5 KB items, README.md,
+     * "Limits").
      */
-    public static final int BODY_BUDGET = (int) Math.max(BODY_LIMIT + 1, Runtime.getRuntime().maxMemory() / 8);
+    private static final int EXCHANGE_COST = 32 << 10;
+
+    /**
+     * The bytes that requests with bodies hold at once, all exchanges together, each charged
+     * {@link #charge}: an eighth of the heap (15.5 MiB at jvm.options's 128 MiB), never less than
+     * one body of the largest size. A request whose charge does not fit is refused with a 503
+     * before its body is read (README.md, "Limits").
+     */
+    public static final int BODY_BUDGET =
+            (int) Math.max(charge(BODY_LIMIT + 1), Runtime.getRuntime().maxMemory() / 8);
 
     private static final int DEFAULT_PAGE_SIZE = 20;
     private static final int MAX_PAGE_SIZE = 100;
 
     private final HttpExchange exchange;
     private final Semaphore bodyBytes;
+    private int heldBodyBytes;
     private String pathId;
     private Map<String, String> query;
 
@@ -156,7 +167,8 @@ public final class Exchange {
     /**
      * The request body as JSON, checked in the contract's order: Content-Type (415), size (413),
      * syntax (400). Of a JSON object only the named {@code members} are kept. The body is read
-     * only if the bytes it may take fit what is left of the body budget, else the answer is a 503.
+     * only if its charge fits what is left of the body budget, else the answer is a 503; the
+     * charge is held until {@link #release}, after the answer has been sent.
      */
     public Object readJson(Set<String> members) throws IOException {
         String contentType = exchange.getRequestHeaders().getFirst("Content-Type");
@@ -170,19 +182,37 @@ public final class Exchange {
             throw ApiException.contentTooLarge(BODY_LIMIT);
         }
         // A chunked body may grow to one byte past the limit before it is refused.
-        int reserved = declared >= 0 ? (int) declared : BODY_LIMIT + 1;
+        int reserved = charge(declared >= 0 ? (int) declared : BODY_LIMIT + 1);
         if (!bodyBytes.tryAcquire(reserved)) {
             throw ApiException.busy();
         }
-        try {
-            return readAndParse(in, declared, members);
-        } finally {
-            bodyBytes.release(reserved);
+        heldBodyBytes += reserved;
+        Body body = readBody(in, declared);
+        if (declared < 0) {
+            // What a chunked body did not take of its reservation goes back at once.
+            int unused = reserved - charge(body.length());
+            bodyBytes.release(unused);
+            heldBodyBytes -= unused;
         }
+        return JsonParser.parse(body.bytes(), body.length(), members);
     }
 
-    /** The body read into one array (a chunked one grown up to one byte past the limit), then parsed. */
-    private static Object readAndParse(InputStream in, long declared, Set<String> members) {
+    /** What a body of {@code length} bytes is charged: its array and the strings it parses into, and the rest of its exchange. */
+    static int charge(int length) {
+        return EXCHANGE_COST + 2 * length;
+    }
+
+    /** Gives back what {@link #readJson} took of the body budget; the router calls it once the answer is sent. */
+    void release() {
+        bodyBytes.release(heldBodyBytes);
+        heldBodyBytes = 0;
+    }
+
+    private record Body(byte[] bytes, int length) {
+    }
+
+    /** The body read into one array (a chunked one grown up to one byte past the limit). */
+    private static Body readBody(InputStream in, long declared) {
         byte[] body = new byte[declared >= 0 ? (int) declared : 8192];
         int length = 0;
         try {
@@ -207,7 +237,7 @@ public final class Exchange {
         } catch (IOException unreadable) {
             throw ApiException.badRequest("the request body could not be read");
         }
-        return JsonParser.parse(body, length, members);
+        return new Body(body, length);
     }
 
     /** A JSON media type is application/json, with or without parameters such as charset. */
@@ -281,6 +311,11 @@ public final class Exchange {
         headers.clear();
         if (problem.allow() != null) {
             headers.set("Allow", problem.allow());
+        }
+        if (problem.status() == 503) {
+            // A server over its bounds (or without its database) lets the connection go, and the
+            // buffers the JDK keeps for it; its body, if any, is then not read (spec/API.md).
+            headers.set("Connection", "close");
         }
         send(problem.status(), "application/problem+json", w.toBytes());
     }

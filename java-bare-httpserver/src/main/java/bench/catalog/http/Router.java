@@ -27,7 +27,7 @@ public final class Router implements HttpHandler {
         this(logRequests, Exchange.BODY_BUDGET);
     }
 
-    /** A router whose exchanges together hold at most {@code bodyBudget} bytes of request bodies. */
+    /** A router whose requests with bodies together are charged at most {@code bodyBudget} bytes. */
     Router(boolean logRequests, int bodyBudget) {
         this.logRequests = logRequests;
         this.bodyBytes = new Semaphore(bodyBudget);
@@ -65,11 +65,15 @@ public final class Router implements HttpHandler {
         long started = System.nanoTime();
         var exchange = new Exchange(httpExchange, bodyBytes);
         try {
+            if (Admission.refused()) {
+                throw ApiException.busy();
+            }
             dispatch(exchange);
         } catch (Throwable failure) {
             exchange.sendProblem(Problems.from(failure));
         } finally {
             httpExchange.close();
+            exchange.release();
             if (logRequests) {
                 System.out.printf("%s %s %d %.1fms%n", httpExchange.getRequestMethod(), httpExchange.getRequestURI(),
                         httpExchange.getResponseCode(), (System.nanoTime() - started) / 1e6);

@@ -22,6 +22,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -188,7 +189,7 @@ class RouterTest {
         // A budget of one largest body, held by a request that announces one and sends none of it.
         var budgeted = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
         budgeted.setExecutor(Executors.newVirtualThreadPerTaskExecutor());
-        budgeted.createContext("/", new Router(false, Exchange.BODY_LIMIT).post("/things", exchange -> {
+        budgeted.createContext("/", new Router(false, Exchange.charge(Exchange.BODY_LIMIT)).post("/things", exchange -> {
             exchange.readJson(Set.of());
             exchange.sendNoContent();
         }));
@@ -204,6 +205,38 @@ class RouterTest {
             // Its bytes come back when its connection closes.
             assertEquals(204, postUntil(things, 204).statusCode());
         } finally {
+            budgeted.stop(0);
+        }
+    }
+
+    @Test
+    void aBodysChargeIsHeldUntilItsAnswerIsSent() throws Exception {
+        // A budget of one small body: a second request is refused while the first is served.
+        var serving = new CountDownLatch(1);
+        var answer = new CountDownLatch(1);
+        var budgeted = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        budgeted.setExecutor(Executors.newVirtualThreadPerTaskExecutor());
+        budgeted.createContext("/", new Router(false, Exchange.charge(16)).post("/things", exchange -> {
+            exchange.readJson(Set.of());
+            serving.countDown();
+            answer.await();
+            exchange.sendNoContent();
+        }));
+        budgeted.start();
+        var things = URI.create("http://127.0.0.1:" + budgeted.getAddress().getPort() + "/things");
+        try {
+            var first = client.sendAsync(HttpRequest.newBuilder(things).header("Content-Type", "application/json")
+                    .POST(BodyPublishers.ofString("{}")).build(), BodyHandlers.ofString());
+            serving.await();
+            var refused = send(HttpRequest.newBuilder(things).header("Content-Type", "application/json")
+                    .POST(BodyPublishers.ofString("{}")));
+            assertProblem(refused, 503);
+            assertEquals("close", refused.headers().firstValue("Connection").orElse(""));
+            answer.countDown();
+            assertEquals(204, first.get().statusCode());
+            assertEquals(204, postUntil(things, 204).statusCode());
+        } finally {
+            answer.countDown();
             budgeted.stop(0);
         }
     }
