@@ -426,6 +426,47 @@ def test_the_k6_smoke_runs_from_the_compose_service_on_the_project_network(home,
     assert run[-3:] == ["k6", "run", "--quiet", "/scripts/read-heavy.js"][-3:]
 
 
+def test_a_variant_is_built_to_its_stage_and_runs_in_its_stacks_service(home, conformance_passes):
+    aot = manifest.load(paths.ROOT / "java-spring").with_variant("aot-cache")
+    fake = FakeEngine(k6_line=K6_OK)
+    outcome = run_one(fake, aot)
+    assert outcome.ok, outcome.problems
+    assert outcome.stack == "java-spring@aot-cache"
+    build = next(c for c in fake.commands if c[0] == "compose" and FakeEngine.verb(c) == "build")
+    override = next(Path(w.split("=", 1)[1]) for w in build if w.startswith("--file="))
+    target = {"context": str(paths.ROOT / "java-spring"), "target": "aot-cache"}
+    assert json.loads(override.read_text()) == {"services": {"java-spring": {"build": target}}}
+    assert build[-1] == "java-spring"
+    # Up, the smoke and the removal name the stack's service; the logs the variant.
+    up = next(c for c in fake.commands if c[0] == "compose" and FakeEngine.verb(c) == "up" and "java-spring" in c)
+    assert up[-1] == "java-spring"
+    run = next(c for c in fake.commands if c[0] == "compose" and "run" in c)
+    assert "BASE_URL=http://java-spring:8080" in run
+    rm = next(c for c in fake.commands if c[0] == "compose" and FakeEngine.verb(c) == "rm")
+    assert rm[-1] == "java-spring"
+    assert (home / "logs" / "java-spring@aot-cache-build.log").exists()
+    assert health.container_log(aot).name == "java-spring@aot-cache-containers.log"
+
+
+def test_a_stacks_own_build_names_no_target(home, go_gin, conformance_passes):
+    fake = FakeEngine(k6_line=K6_OK)
+    run_one(fake, go_gin)
+    build = next(c for c in fake.commands if c[0] == "compose" and FakeEngine.verb(c) == "build")
+    assert not [w for w in build if w.startswith("--file=")]
+
+
+def test_a_variant_without_a_stage_of_its_name_is_refused_before_anything_runs(home):
+    threads = manifest.load(paths.ROOT / "java-spring").with_variant("platform-threads")
+    refused = r"java-spring/Dockerfile has no stage 'platform-threads' \(stages: build, aot-cache\)"
+    with pytest.raises(BenchError, match=refused):
+        session.run([threads], on_progress=lambda text: None)
+
+
+def test_every_aot_cache_variant_has_its_stage():
+    for name in ("java-spring", "java-spring-webflux", "java-jersey", "java-vertx"):
+        cycle.check_variant_stage(manifest.load(paths.ROOT / name).with_variant("aot-cache"))
+
+
 def test_a_failed_build_still_takes_the_project_down(home, go_gin, conformance_passes):
     fake = FakeEngine(fail="build")
     outcome = run_one(fake, go_gin)

@@ -29,6 +29,10 @@ def docker(impls: tuple[str, ...]) -> None:
     compose down -v` at the end, even on Ctrl-C. Prints image size, build time, the times to the
     database and to GET /health's 200, and the results; exits 1 on any failure. Logs are in
     .bench/logs/docker/.
+
+    A variant (STACK@VARIANT) runs from the stage of its name in the stack's Dockerfile, built
+    with that target into the stack's service (the AOT-cache variants: java-spring@aot-cache);
+    one whose Dockerfile has no such stage is refused.
     """
     from bench import manifest
     from bench.docker import session

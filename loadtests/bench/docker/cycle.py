@@ -79,6 +79,42 @@ def image_name(service: str) -> str:
     return f"{PROJECT}-{service}"
 
 
+def service(stack: Stack) -> str:
+    """The stack's service in compose.yaml: a variant runs in its stack's, from its own image."""
+    return stack.base_name
+
+
+# A named stage of a Dockerfile: `FROM image AS name`.
+_STAGE = re.compile(r"^\s*FROM\s+\S+\s+AS\s+(\S+)\s*$", re.IGNORECASE | re.MULTILINE)
+
+
+def check_variant_stage(stack: Stack) -> None:
+    """A variant goes through the Docker path from the stage of its name in its stack's
+    Dockerfile (`docker build --target VARIANT`, as the AOT-cache variants' images are built);
+    a BenchError for one without such a stage, whose knob lives in the native run alone."""
+    if stack.variant is None:
+        return
+    dockerfile = stack.directory / "Dockerfile"
+    stages = _STAGE.findall(dockerfile.read_text()) if dockerfile.exists() else []
+    if stack.variant not in stages:
+        raise BenchError(
+            f"{stack.name} has no image of its own: {stack.base_name}/Dockerfile has no stage {stack.variant!r} "
+            f"(stages: {', '.join(stages) or 'none'}). The Docker path runs a variant built with "
+            f"`docker build --target VARIANT`; run this one natively (./bench serve {stack.name})"
+        )
+
+
+def target_override(stack: Stack) -> Path:
+    """A compose file laid over compose.yaml for a variant's build: its stage as the target."""
+    override = LOGS / f"{stack.name}-target.compose.json"
+    override.parent.mkdir(parents=True, exist_ok=True)
+    # JSON is YAML, which Compose reads.
+    # The context again, so that the file stands without compose.yaml's short `build: ./STACK`.
+    body = {"services": {service(stack): {"build": {"context": str(stack.directory), "target": stack.variant}}}}
+    override.write_text(json.dumps(body, indent=2) + "\n")
+    return override
+
+
 def published_port(engine: Engine, service: str) -> int:
     done = engine.output(compose_command("port", service, str(CONTAINER_PORT)))
     address = done.stdout.strip().splitlines()[-1] if done.stdout.strip() else ""
@@ -94,12 +130,12 @@ def start(engine: Engine, stack: Stack, upstream_port: int) -> tuple[int, float]
     started = time.monotonic()
     timed(
         engine,
-        compose_command(f"--file={stock_override(stack, upstream_port)}", "up", "--detach", stack.name),
+        compose_command(f"--file={stock_override(stack, upstream_port)}", "up", "--detach", service(stack)),
         log_name=f"{stack.name}-up",
         timeout_s=compose.UP_TIMEOUT_S,
-        what=f"docker compose up {stack.name}",
+        what=f"docker compose up {service(stack)}",
     )
-    port = published_port(engine, stack.name)
+    port = published_port(engine, service(stack))
     health.wait_for_health(engine, stack, port, deadline=started + compose.UP_TIMEOUT_S, timeout_s=compose.UP_TIMEOUT_S)
     return port, time.monotonic() - started
 
@@ -107,14 +143,14 @@ def start(engine: Engine, stack: Stack, upstream_port: int) -> tuple[int, float]
 def stock_override(stack: Stack, upstream_port: int) -> Path:
     """A compose file laid over compose.yaml for the conformance run: the stack's STOCK_URL names
     the suite's fake upstream on the host, at `upstream_port`, instead of the upstream service."""
-    service = {
+    settings = {
         "environment": {"STOCK_URL": f"http://{HOST_GATEWAY}:{upstream_port}"},
         "extra_hosts": [f"{HOST_GATEWAY}:host-gateway"],
     }
     override = LOGS / f"{stack.name}-stock.compose.json"
     override.parent.mkdir(parents=True, exist_ok=True)
     # JSON is YAML, which Compose reads.
-    override.write_text(json.dumps({"services": {stack.name: service}}, indent=2) + "\n")
+    override.write_text(json.dumps({"services": {service(stack): settings}}, indent=2) + "\n")
     return override
 
 
@@ -159,7 +195,7 @@ def smoke(engine: Engine, stack: Stack, outcome: Outcome) -> None:
         "--rm",
         "--no-TTY",
         "--env",
-        f"BASE_URL=http://{stack.name}:{CONTAINER_PORT}",
+        f"BASE_URL=http://{service(stack)}:{CONTAINER_PORT}",
         "--env",
         "PROFILE=smoke",
         "--env",
@@ -188,14 +224,14 @@ def smoke(engine: Engine, stack: Stack, outcome: Outcome) -> None:
 
 
 def build(engine: Engine, stack: Stack, *, log_name: str) -> float:
-    """`docker compose build` of the stack's service; the seconds it took."""
-    return timed(
-        engine,
-        compose_command("build", stack.name),
-        log_name=log_name,
-        timeout_s=BUILD_TIMEOUT_S,
-        what=f"docker compose build {stack.name}",
-    )
+    """`docker compose build` of the stack's service (a variant's: to its stage); the seconds it took."""
+    args = ["build", service(stack)]
+    what = f"docker compose build {service(stack)}"
+    if stack.variant is not None:
+        check_variant_stage(stack)
+        args.insert(0, f"--file={target_override(stack)}")
+        what += f" (target {stack.variant})"
+    return timed(engine, compose_command(*args), log_name=log_name, timeout_s=BUILD_TIMEOUT_S, what=what)
 
 
 def run_stack(
@@ -213,7 +249,7 @@ def run_stack(
     try:
         on_progress(f"{stack.name}: docker compose build")
         outcome.build_s = build(engine, stack, log_name=f"{stack.name}-build")
-        outcome.image_bytes = engine.image_size(image_name(stack.name))
+        outcome.image_bytes = engine.image_size(image_name(service(stack)))
         containers = True
         outcome.database = project.prepare_database(stack, on_progress)
         on_progress(f"{stack.name}: docker compose up, then GET /health")
@@ -238,22 +274,21 @@ def run_stack(
             if remove(engine, stack) != 0:
                 # A container left behind would be in the next stack's way: everything goes,
                 # and the next stack's database is seeded afresh.
-                outcome.problems.append(
-                    f"docker compose rm {stack.name} failed; see {LOGS / f'{stack.name}-rm.log'}; project taken down"
-                )
+                log = LOGS / f"{stack.name}-rm.log"
+                outcome.problems.append(f"docker compose rm {service(stack)} failed; see {log}; project taken down")
                 project.down()
     return outcome
 
 
 def remove(engine: Engine, stack: Stack) -> int:
     """The stack's container stopped and removed; PostgreSQL and the upstream stay."""
-    args = compose_command("rm", "--stop", "--force", "--volumes", stack.name)
+    args = compose_command("rm", "--stop", "--force", "--volumes", service(stack))
     return engine.run(args, log_name=f"{stack.name}-rm", timeout_s=REMOVE_TIMEOUT_S)
 
 
 def _keep_logs(engine: Engine, stack: Stack, since: str) -> None:
     """The containers' own output since the stack's cycle began, kept before its container goes."""
-    services = (compose_file.DB_SERVICE, compose_file.UPSTREAM_SERVICE, stack.name)
+    services = (compose_file.DB_SERVICE, compose_file.UPSTREAM_SERVICE, service(stack))
     done = engine.output(compose_command("logs", "--no-color", "--since", since, *services), timeout_s=60)
     health.container_log(stack).write_text(done.stdout + done.stderr)
 

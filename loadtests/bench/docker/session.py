@@ -47,9 +47,11 @@ def available() -> str | None:
 
 def _check_services(selected: list[Stack]) -> None:
     services = compose_file.services_of(compose_file.load(paths.ROOT / compose_file.COMPOSE_FILE))
-    missing = [s.name for s in selected if s.name not in services]
+    missing = [s.name for s in selected if s.base_name not in services]
     if missing:
         raise BenchError(f"compose.yaml has no service for {', '.join(missing)}: add one (docs/docker.md)")
+    for stack in selected:
+        cycle.check_variant_stage(stack)
 
 
 @contextmanager
