@@ -183,6 +183,14 @@ def _client_on_app_cpus(ceiling: list) -> bool:
     return all(r.stack.name != CEILING_DB.name or r.cpu_split.loadgen == r.cpu_split.app for r in ceiling)
 
 
+def _a_lower_bound(ceiling: list) -> bool:
+    """A ceiling whose ladder held every rate offered, or stopped where its load generator used its
+    CPU (heavy-body's top rate, the avatar's and the outbound's load generator on a fast machine):
+    its capacity lies somewhere above the figure, so it bounds no stack (docs/method.md, The
+    ceilings) and the report gives no efficiency against it."""
+    return any(r.ladder.capacity_lower_bound for r in ceiling if r.ladder is not None)
+
+
 def test_no_stack_of_the_published_raw_files_beats_its_scenarios_ceiling():
     from bench.records import RawResult
     from bench.report.figures import Cell
@@ -196,7 +204,7 @@ def test_no_stack_of_the_published_raw_files_beats_its_scenarios_ceiling():
     judged = 0
     for scenario, rows in by_scenario.items():
         ceiling = rows.get(ceiling_of(scenarios.SCENARIOS[scenario]).name)
-        if not ceiling or not _client_on_app_cpus(ceiling):
+        if not ceiling or not _client_on_app_cpus(ceiling) or _a_lower_bound(ceiling):
             continue
         limit = max(capacities(Cell(ceiling)))
         for name, runs in rows.items():
