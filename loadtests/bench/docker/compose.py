@@ -3,11 +3,17 @@
 
 from __future__ import annotations
 
+import json
 import time
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from bench import compose_file, paths, procs
 from bench.docker import engine
 from bench.errors import BenchError
+
+if TYPE_CHECKING:
+    from bench.manifest import Stack
 
 PROJECT = "bench-docker"
 UP_TIMEOUT_S = 600.0
@@ -24,6 +30,19 @@ def compose_command(*args: str) -> list[str]:
         str(paths.ROOT),
         *args,
     ]
+
+
+def service(stack: Stack) -> str:
+    """The stack's service in compose.yaml: a variant runs in its stack's, from its own image."""
+    return stack.base_name
+
+
+def write_override(path: Path, stack: Stack, settings: dict[str, Any]) -> Path:
+    """A compose file at `path`, laid over compose.yaml with `--file`: `settings` for the stack's
+    service. JSON is YAML, which Compose reads."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps({"services": {service(stack): settings}}, indent=2) + "\n")
+    return path
 
 
 def timed(docker: engine.Engine, args: list[str], *, log_name: str, timeout_s: float, what: str) -> float:

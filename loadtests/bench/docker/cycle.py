@@ -6,7 +6,6 @@ container removed; timed and reported."""
 
 from __future__ import annotations
 
-import json
 import os
 import re
 import shlex
@@ -20,7 +19,7 @@ from bench import compose_file, ports
 from bench.checks import dockerfiles
 from bench.conformance import DEFAULT_PATH, UPSTREAM_HOST_VARIABLE, Step, run_suite
 from bench.docker import compose, health
-from bench.docker.compose import PROJECT, compose_command, timed
+from bench.docker.compose import PROJECT, compose_command, service, timed, write_override
 from bench.docker.engine import LOGS, Engine
 from bench.docker.project import Database, Project
 from bench.errors import BenchError
@@ -80,11 +79,6 @@ def image_name(service: str) -> str:
     return f"{PROJECT}-{service}"
 
 
-def service(stack: Stack) -> str:
-    """The stack's service in compose.yaml: a variant runs in its stack's, from its own image."""
-    return stack.base_name
-
-
 def check_variant_stage(stack: Stack) -> None:
     """A variant goes through the Docker path from the stage of its name in its stack's
     Dockerfile (`docker build --target VARIANT`, as the AOT-cache variants' images are built);
@@ -104,13 +98,9 @@ def check_variant_stage(stack: Stack) -> None:
 
 def target_override(stack: Stack) -> Path:
     """A compose file laid over compose.yaml for a variant's build: its stage as the target."""
-    override = LOGS / f"{stack.name}-target.compose.json"
-    override.parent.mkdir(parents=True, exist_ok=True)
-    # JSON is YAML, which Compose reads.
     # The context again, so that the file stands without compose.yaml's short `build: ./STACK`.
-    body = {"services": {service(stack): {"build": {"context": str(stack.directory), "target": stack.variant}}}}
-    override.write_text(json.dumps(body, indent=2) + "\n")
-    return override
+    build = {"context": str(stack.directory), "target": stack.variant}
+    return write_override(LOGS / f"{stack.name}-target.compose.json", stack, {"build": build})
 
 
 def published_port(engine: Engine, service: str) -> int:
@@ -145,11 +135,7 @@ def stock_override(stack: Stack, upstream_port: int) -> Path:
         "environment": {"STOCK_URL": f"http://{HOST_GATEWAY}:{upstream_port}"},
         "extra_hosts": [f"{HOST_GATEWAY}:host-gateway"],
     }
-    override = LOGS / f"{stack.name}-stock.compose.json"
-    override.parent.mkdir(parents=True, exist_ok=True)
-    # JSON is YAML, which Compose reads.
-    override.write_text(json.dumps({"services": {service(stack): settings}}, indent=2) + "\n")
-    return override
+    return write_override(LOGS / f"{stack.name}-stock.compose.json", stack, settings)
 
 
 def conformance(

@@ -13,7 +13,7 @@ import httpx
 
 from bench.conformance import Step
 from bench.docker import engine
-from bench.docker.compose import compose_command
+from bench.docker.compose import compose_command, service
 from bench.errors import BenchError
 from bench.manifest import Stack
 
@@ -87,7 +87,7 @@ def wait_for_health(docker: engine.Engine, stack: Stack, port: int, *, deadline:
                 pass
             now = time.monotonic()
             if now >= next_look:
-                state = container(docker, stack.base_name)
+                state = container(docker, service(stack))
                 if state.status != "running":
                     raise BenchError(
                         f"{stack.name}'s container is {state.status} (exit code {state.exit_code}) before GET "
@@ -103,7 +103,7 @@ def wait_for_health(docker: engine.Engine, stack: Stack, port: int, *, deadline:
 
 
 def _recent_output(docker: engine.Engine, stack: Stack) -> str:
-    done = docker.output(compose_command("logs", "--no-color", "--tail", "20", stack.base_name), timeout_s=60)
+    done = docker.output(compose_command("logs", "--no-color", "--tail", "20", service(stack)), timeout_s=60)
     return (done.stdout + done.stderr).rstrip()
 
 
@@ -111,11 +111,11 @@ def verdict(docker: engine.Engine, stack: Stack) -> Step:
     """compose.yaml's healthcheck, as Docker judges it: `healthy`, or so within two probe
     intervals and a probe's timeout (the stack answers GET /health by now, but Docker's next
     probe may not have run yet)."""
-    state = container(docker, stack.base_name)
+    state = container(docker, service(stack))
     deadline = time.monotonic() + state.verdict_within_s
     while state.health != "healthy" and state.status == "running" and time.monotonic() < deadline:
         time.sleep(VERDICT_POLL_S)
-        state = container(docker, stack.base_name)
+        state = container(docker, service(stack))
     if state.health == "healthy":
         return Step(True, "healthcheck: healthy")
     said = "no healthcheck" if state.health is None else state.health

@@ -13,7 +13,7 @@ from rich.table import Table
 from bench import compose_file, paths
 from bench.conformance import Step
 from bench.console import console
-from bench.docker import cycle, engine, standins
+from bench.docker import compose, cycle, engine, standins
 from bench.docker.project import Project
 from bench.errors import BenchError
 from bench.manifest import Stack
@@ -47,7 +47,7 @@ def available() -> str | None:
 
 def _check_services(selected: list[Stack]) -> None:
     services = compose_file.services_of(compose_file.load(paths.ROOT / compose_file.COMPOSE_FILE))
-    missing = [s.name for s in selected if s.base_name not in services]
+    missing = [s.name for s in selected if compose.service(s) not in services]
     if missing:
         raise BenchError(f"compose.yaml has no service for {', '.join(missing)}: add one (docs/docker.md)")
     for stack in selected:
