@@ -1,4 +1,4 @@
-"""The builds `./bench test` makes ahead: off the app's CPU, at the lowest priority but for oha, and never a
+"""The builds `./bench test` makes ahead: off the app's CPU, at the lowest priority, and never a
 failure of their own."""
 
 import os
@@ -35,9 +35,7 @@ def cpus_of_a_child() -> set[int]:
     return cpu_set(done.stdout.split()[-1])
 
 
-def test_what_it_builds_runs_on_the_load_generators_cpus_oha_at_the_callers_priority_the_rest_at_the_lowest(
-    monkeypatch, logs
-):
+def test_what_it_builds_runs_on_the_load_generators_cpus_at_the_lowest_priority(monkeypatch, logs):
     seen: list[tuple[int, set[int]]] = []
     # The caller's own priority and CPUs, whatever the runner was started with (`nice -n 10 ./bench test`).
     callers = (niceness_of_a_child(), cpus_of_a_child())
@@ -47,8 +45,7 @@ def test_what_it_builds_runs_on_the_load_generators_cpus_oha_at_the_callers_prio
     # Joined rather than waited for: wait() gives what is left of the builds the whole machine.
     Prefetch(smoke=True, docker_stacks=[]).start()._thread.join()
     loadgen = cpu_set(default_split(os.cpu_count() or 1).loadgen)
-    # oha first, at the caller's priority: the first row's resilience case waits for it.
-    assert seen == [(callers[0], loadgen)] + [(prefetch.NICENESS, loadgen)] * (len(tools.TOOLS) - 1)
+    assert seen == [(prefetch.NICENESS, loadgen)] * len(tools.TOOLS)
     assert (niceness_of_a_child(), cpus_of_a_child()) == callers
     if (os.cpu_count() or 1) > 1:
         assert 0 not in loadgen, "the app's CPU is not the builds'"
@@ -121,22 +118,3 @@ def test_once_waited_for_the_builds_ahead_get_every_cpu_and_a_normal_priority(tm
         assert not autogroup.exists() or autogroup.read_text().split()[-1] == "0"
     finally:
         procs.stop(child, grace_s=1)
-
-
-def test_oha_is_ready_once_built_and_when_nothing_builds_it(monkeypatch, logs):
-    built = threading.Event()
-    release = threading.Event()
-
-    def ensure(tool, on_progress=None):
-        if tool is tools.OHA:
-            built.set()
-        release.wait(10)
-
-    monkeypatch.setattr(tools, "ensure", ensure)
-    assert Prefetch(smoke=False, docker_stacks=[]).start().oha_ready()
-    ahead = Prefetch(smoke=False, docker_stacks=[], oha=True).start()
-    assert built.wait(10)
-    assert not ahead.oha_ready(), "still building oha"
-    release.set()
-    ahead._thread.join(10)
-    assert ahead.oha_ready()

@@ -18,6 +18,7 @@ from bench.errors import BenchError
 from bench.measure.host import cgroups
 from bench.testing import StackResult, prefetch
 from bench.testing.prefetch import Prefetch
+from bench.testing.resilience import burst as burst_client
 from bench.testing.resilience import clients, step, verdict
 from bench.testing.resilience.verdict import (
     BODY_WRITE_ERROR,
@@ -87,7 +88,7 @@ def test_write_errors_are_excused_up_to_the_503s_that_may_have_closed_them():
 
 @pytest.mark.parametrize(
     "error",
-    ["connection error", "connection closed before message completed", "timeout", "Connection refused (os error 111)"],
+    ["closed without an answer", "reset without an answer", "no answer in time", "connection refused"],
 )
 def test_other_transport_errors_fail_a_burst_even_beside_503s(error):
     [problem] = judge_burst(burst({503: 990}, {error: 10}), dialect="api", cap_mib=512)
@@ -117,9 +118,9 @@ def test_the_kernels_counters_are_read_from_netstat(tmp_path):
     assert verdict.kernel_counters(tmp_path / "missing") == {}
 
 
-def test_requests_oha_did_not_account_for_fail_a_burst():
+def test_requests_the_burst_client_did_not_account_for_fail_a_burst():
     [problem] = judge_burst(burst({422: 900}, size=1000), dialect="api", cap_mib=512)
-    assert problem == "burst of 1,000: oha accounted for 900 of 1,000 requests"
+    assert problem == "burst of 1,000: the burst client accounted for 900 of 1,000 requests"
 
 
 def test_an_oom_kill_fails_a_burst_and_comes_first():
@@ -146,26 +147,20 @@ def test_a_stack_that_does_not_serve_again_after_a_burst_fails_it():
     ]
 
 
-def test_oha_output_is_read(tmp_path):
-    output = tmp_path / "oha.json"
+def test_the_burst_clients_output_is_read(tmp_path):
+    output = tmp_path / "burst.json"
     output.write_text(
-        json.dumps(
-            {
-                "summary": {"successRate": 1.0, "total": 4.25, "slowest": 4.1},
-                "statusCodeDistribution": {"422": 3990, "503": 5},
-                "errorDistribution": {BODY_WRITE_ERROR: 5},
-            }
-        )
+        json.dumps({"statuses": {"422": 3990, "503": 5}, "errors": {BODY_WRITE_ERROR: 5}, "seconds": 4.25})
     )
-    assert verdict.read_oha(output) == ({422: 3990, 503: 5}, {BODY_WRITE_ERROR: 5}, 4.25)
-    output.write_text('{"summary": {}}')
-    assert verdict.read_oha(output) == ({}, {}, None)
+    assert verdict.read_burst(output) == ({422: 3990, 503: 5}, {BODY_WRITE_ERROR: 5}, 4.25)
+    output.write_text("{}")
+    assert verdict.read_burst(output) == ({}, {}, None)
     output.write_text("not json")
     with pytest.raises(BenchError, match="could not be read"):
-        verdict.read_oha(output)
+        verdict.read_burst(output)
 
 
-def test_a_burst_is_one_oha_run_in_the_load_generators_group_one_connection_per_request(monkeypatch, tmp_path):
+def test_a_burst_is_one_burst_client_run_in_the_load_generators_group(monkeypatch, tmp_path):
     monkeypatch.setattr(paths, "LOGS", tmp_path)
     (tmp_path / "resilience").mkdir()
     commands: list[str] = []
@@ -173,9 +168,8 @@ def test_a_burst_is_one_oha_run_in_the_load_generators_group_one_connection_per_
     def run(command, **kwargs):
         commands.append(command)
         words = shlex.split(command.split("exec ", 1)[1])
-        Path(words[words.index("-o") + 1]).write_text(
-            json.dumps({"summary": {"total": 2.0}, "statusCodeDistribution": {"422": 990, "503": 10}})
-        )
+        output = next(w.split("=", 1)[1] for w in words if w.startswith("--output="))
+        Path(output).write_text(json.dumps({"statuses": {"422": 990, "503": 10}, "errors": {}, "seconds": 2.0}))
         return 0
 
     monkeypatch.setattr(procs, "run", run)
@@ -185,17 +179,103 @@ def test_a_burst_is_one_oha_run_in_the_load_generators_group_one_connection_per_
     loadgen = cgroups.Group("v1", tmp_path / "cgroup", "bench-1/loadgen")
     running = SimpleNamespace(base_url="http://127.0.0.1:9", alive=lambda: True)
     body = tmp_path / "body.json"
-    result = step._burst(_Stack(), running, loadgen, Path("/bin/oha"), body, 1000, lambda: WELL)  # type: ignore[arg-type]
+    result = step._burst(_Stack(), running, loadgen, body, 1000, lambda: WELL)  # type: ignore[arg-type]
     [command] = commands
-    assert command.startswith(loadgen.shell_prefix() + "exec /bin/oha ")
+    assert command.startswith(loadgen.shell_prefix() + "exec ")
     words = shlex.split(command.split("exec ", 1)[1])
-    for flag, value in {"-n": "1000", "-c": "1000", "-m": "POST", "-D": str(body), "-T": "application/json"}.items():
-        assert words[words.index(flag) + 1] == value
-    assert words[-1] == "http://127.0.0.1:9/items" and "--no-tui" in words
+    assert words[1:3] == ["-m", "bench.testing.resilience.burst"]
+    assert {"--host=127.0.0.1", "--port=9", f"--body={body}", "--size=1000", "--limit-s=60"} <= set(words)
     assert result == Burst(1000, {422: 990, 503: 10}, {}, 2.0, WELL, 0.3, {"ListenOverflows": 4, "SyncookiesFailed": 0})
     monkeypatch.setattr(procs, "run", lambda command, **kwargs: 124)
-    with pytest.raises(BenchError, match="oha failed \\(exit 124\\) on the burst of 1,000"):
-        step._burst(_Stack(), running, loadgen, Path("/bin/oha"), body, 1000, lambda: WELL)  # type: ignore[arg-type]
+    with pytest.raises(BenchError, match="the burst client failed \\(exit 124\\) on the burst of 1,000"):
+        step._burst(_Stack(), running, loadgen, body, 1000, lambda: WELL)  # type: ignore[arg-type]
+
+
+def _burst_against(handle, *, size=3, body=b"x" * MIB, limit_s=60.0):
+    async def main():
+        server, port = await _serve(handle)
+        async with server:
+            return await burst_client.burst("127.0.0.1", port, "/items", body, size, limit_s)
+
+    return asyncio.run(main())
+
+
+def test_the_burst_client_counts_the_answers_of_a_server_that_reads_each_body():
+    async def reads_all(reader, writer):
+        head = await reader.readuntil(b"\r\n\r\n")
+        await reader.readexactly(_length(head))
+        writer.write(b"HTTP/1.1 422 Unprocessable Content\r\nContent-Length: 0\r\n\r\n")
+        await writer.drain()
+        writer.close()
+
+    assert _burst_against(reads_all, size=20) == {422: 20}
+
+
+def test_a_503_sent_before_the_body_is_read_is_heard_or_excused():
+    async def refuses(reader, writer):
+        await reader.readuntil(b"\r\n\r\n")
+        writer.write(b"HTTP/1.1 503 Service Unavailable\r\nConnection: close\r\nContent-Length: 0\r\n\r\n")
+        await writer.drain()
+        writer.transport.abort()  # the unread body: a reset, which may discard the 503
+
+    outcomes = _burst_against(refuses, size=20, body=b"x" * (8 * MIB))
+    assert set(outcomes) <= {503, BODY_WRITE_ERROR} and sum(outcomes.values()) == 20
+
+
+def test_a_connection_closed_after_its_body_without_an_answer_says_so():
+    async def reads_and_closes(reader, writer):
+        head = await reader.readuntil(b"\r\n\r\n")
+        await reader.readexactly(_length(head))
+        writer.close()
+
+    assert _burst_against(reads_and_closes) == {burst_client.CLOSED_UNANSWERED: 3}
+
+
+def test_a_server_that_never_answers_runs_out_the_clients_time():
+    async def silent(reader, writer):
+        await reader.read()
+
+    assert _burst_against(silent, size=2, body=b"{}", limit_s=0.5) == {burst_client.NO_ANSWER_IN_TIME: 2}
+
+
+def test_nothing_listening_is_a_refused_connection():
+    async def main():
+        server, port = await _serve(lambda reader, writer: None)
+        server.close()
+        await server.wait_closed()
+        return await burst_client.burst("127.0.0.1", port, "/items", b"{}", 2, 5.0)
+
+    assert asyncio.run(main()) == {burst_client.CONNECT_REFUSED: 2}
+
+
+def test_every_client_sends_a_piece_in_turn_so_every_head_goes_out_first():
+    sent: list[tuple[int, int]] = []
+
+    class Loop:
+        async def sock_sendall(self, sock, data):
+            sent.append((sock, len(data)))
+
+    async def main():
+        request = memoryview(b"h" * (burst_client.SEND_PIECE * 2 + 1))
+        await asyncio.gather(*(burst_client._send(Loop(), sock, request) for sock in (1, 2, 3)))  # type: ignore[arg-type]
+
+    asyncio.run(main())
+    piece = burst_client.SEND_PIECE
+    assert sent == [(1, piece), (2, piece), (3, piece), (1, piece), (2, piece), (3, piece), (1, 1), (2, 1), (3, 1)]
+
+
+@pytest.mark.parametrize(
+    "received, status",
+    [
+        (b"HTTP/1.1 422 Unprocessable Content\r\n", 422),
+        (b"HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 503 Service Unavailable\r\n", 503),
+        (b"HTTP/1.1 100 Continue\r\n\r\n", None),
+        (b"HTTP/1.1 42", None),
+        (b"garbage\r\n", None),
+    ],
+)
+def test_the_status_is_the_final_one(received, status):
+    assert burst_client.status_of(received) == status
 
 
 def test_the_figures_of_the_bursts():
@@ -504,15 +584,14 @@ def test_without_writable_cgroups_the_step_fails_and_says_why(monkeypatch, tmp_p
     assert not failed.ok and failed.summary.startswith("needs writable cgroups") and result.failed == 1
 
 
-def test_the_builds_ahead_make_oha_alone_for_the_resilience_case(monkeypatch, tmp_path):
+def test_the_builds_ahead_make_the_load_generators_for_the_smoke_benchmark_only(monkeypatch, tmp_path):
     monkeypatch.setattr(paths, "HOME", tmp_path)
     monkeypatch.setattr(paths, "LOGS", tmp_path / "logs")
     built: list[str] = []
     monkeypatch.setattr(tools, "ensure", lambda tool, on_progress=None: built.append(tool.name))
-    Prefetch(smoke=False, docker_stacks=[], oha=True).start().wait("the test")
-    assert built == ["oha"]
-    built.clear()
-    Prefetch(smoke=True, docker_stacks=[], oha=True).start().wait("the test")
+    Prefetch(smoke=False, docker_stacks=[]).start().wait("the test")
+    assert built == []
+    Prefetch(smoke=True, docker_stacks=[]).start().wait("the test")
     assert built == [t.name for t in tools.TOOLS] and prefetch.LOG
 
 

@@ -50,12 +50,10 @@ def test(impls: tuple[str, ...], smoke: bool, docker: bool, changed: str | None)
     have just passed), the checks of compose.yaml and of the stacks' Dockerfiles, and the
     runner's own tests; ruff and mypy check the runner's code first, ESLint its JavaScript (the
     results page's script, the k6 scripts), actionlint the GitHub workflows, and kustomize with
-    kubeconform the manifests of deploy/k8s/. While the stacks' rows run, oha (at the runner's
-    priority: the first resilience case needs it), k6 and the Docker images (at the lowest) are
-    built ahead on CPU 1 (.bench/logs/prefetch.log), and the smoke benchmark waits for them; a
-    resilience case that would wait for oha runs after the rows that follow, once oha is built.
-    Prints a pass/fail table and the time each phase took; exits 1 on any failure. Logs are in
-    .bench/logs/.
+    kubeconform the manifests of deploy/k8s/. While the stacks' rows run, the smoke benchmark's
+    load generators and the Docker images are built ahead on CPU 1 at the lowest priority
+    (.bench/logs/prefetch.log), and the smoke benchmark waits for them. Prints a pass/fail table and
+    the time each phase took; exits 1 on any failure. Logs are in .bench/logs/.
 
     With --changed BASE, the stacks are those that the changes since BASE touch, committed or not
     (from where HEAD left BASE): a stack's directory, its compose.yaml service and its manifests
@@ -84,12 +82,10 @@ def test(impls: tuple[str, ...], smoke: bool, docker: bool, changed: str | None)
         with postgres.session() as cluster:
             names = [s.name for s in selected]
             will_smoke = smoke and SMOKE_STACK in names
-            # Every stack's row runs the resilience case, with oha; a variant's does not.
-            resilience = any(s.variant is None for s in selected)
-            prefetch = Prefetch(smoke=will_smoke, docker_stacks=docker_stacks, oha=resilience).start()
+            prefetch = Prefetch(smoke=will_smoke, docker_stacks=docker_stacks).start()
             # A variant named on the command line is tested as itself; a stack, with its variants.
             rows = [one for stack in selected for one in (stack, *stack.variant_stacks())]
-            results = pipeline.run_rows(rows, cluster, oha_ready=prefetch.oha_ready)
+            results = pipeline.run_rows(rows, cluster)
             with phases.timed("every stack", "builds ahead, waited for"):
                 prefetch.wait("the smoke benchmark and the Docker path")
             if will_smoke and all(r.ok for r in results if r.stack == SMOKE_STACK):

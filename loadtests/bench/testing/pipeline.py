@@ -4,7 +4,6 @@ check, the resilience case under its cap, a bounded fuzz pass; a variant's row."
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
 
 from bench import paths, phases, ports, procs, stacks, training
 from bench.conformance import (
@@ -120,11 +119,7 @@ def _conformance_step(stack: Stack, cluster: Cluster, result: StackResult) -> bo
     return True
 
 
-# What runs a row's resilience case: at once, or later (run_rows).
-Resilience = Callable[[Stack, Cluster, StackResult], None]
-
-
-def run_stack(stack: Stack, cluster: Cluster, resilience: Resilience | None = None) -> StackResult:
+def run_stack(stack: Stack, cluster: Cluster) -> StackResult:
     result = StackResult(stack.name)
     if not _build_step(stack, result):
         return result
@@ -147,18 +142,18 @@ def run_stack(stack: Stack, cluster: Cluster, resilience: Resilience | None = No
 
     if not _conformance_step(stack, cluster, result):
         return result
-    (resilience or run_resilience)(stack, cluster, result)
+    run_resilience(stack, cluster, result)
     with phases.timed(stack.name, "fuzz"):
         run_fuzz(stack, cluster, max_examples=TEST_FUZZ_EXAMPLES, seconds=TEST_FUZZ_SECONDS, result=result)
     return result
 
 
-def run_stack_or_say_why(stack: Stack, cluster: Cluster, resilience: Resilience | None = None) -> StackResult:
+def run_stack_or_say_why(stack: Stack, cluster: Cluster) -> StackResult:
     """A stack's (or a variant's) row; when the runner's PostgreSQL cannot be brought back (a
     resilience case's restart failed), a failed row that says why, and the next stack tries again."""
     try:
         cluster.start()
-        return run_variant(stack, cluster) if stack.variant else run_stack(stack, cluster, resilience)
+        return run_variant(stack, cluster) if stack.variant else run_stack(stack, cluster)
     except BenchError as error:
         return StackResult(stack.name, {"build": _cluster_lost(stack, error)}, failed=1)
 
@@ -169,41 +164,9 @@ def _cluster_lost(stack: Stack, error: BenchError) -> Step:
     return Step(False, str(error).splitlines()[0])
 
 
-def run_rows(rows: list[Stack], cluster: Cluster, *, oha_ready: Callable[[], bool]) -> list[StackResult]:
-    """Each row in turn. A stack's resilience case needs oha, which a fresh machine is still
-    building ahead when the first rows get there (bench.testing.prefetch): rather than leave the
-    rows' core idle while it waits (go-gin's row waited 7.5 minutes for it, at 37bde89), the case
-    runs after the rows that follow, as soon as oha is ready, and joins its own row; what is still
-    waiting at the end waits for oha there."""
-    results: list[StackResult] = []
-    waiting: list[tuple[Stack, StackResult]] = []
-
-    def resilience(stack: Stack, cluster: Cluster, result: StackResult) -> None:
-        if oha_ready():
-            _run_waiting(waiting, cluster)  # the earlier rows' first
-            run_resilience(stack, cluster, result)
-        else:
-            console.print(f"{stack.name}: resilience after the next row, once oha is built (.bench/logs/prefetch.log)")
-            waiting.append((stack, result))
-
-    for stack in rows:
-        results.append(run_stack_or_say_why(stack, cluster, resilience))
-        if waiting and oha_ready():
-            _run_waiting(waiting, cluster)
-    _run_waiting(waiting, cluster)
-    return results
-
-
-def _run_waiting(waiting: list[tuple[Stack, StackResult]], cluster: Cluster) -> None:
-    for stack, result in waiting:
-        try:
-            cluster.start()
-        except BenchError as error:
-            result.steps["resilience"] = _cluster_lost(stack, error)
-            result.failed += 1
-            continue
-        run_resilience(stack, cluster, result)
-    waiting.clear()
+def run_rows(rows: list[Stack], cluster: Cluster) -> list[StackResult]:
+    """Each row in turn."""
+    return [run_stack_or_say_why(stack, cluster) for stack in rows]
 
 
 def run_variant(variant: Stack, cluster: Cluster) -> StackResult:

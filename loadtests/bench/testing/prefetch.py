@@ -1,22 +1,21 @@
 """What `./bench test` builds ahead, beside the stacks' rows: the load generators for the smoke
-benchmark (oha alone for the stacks' resilience case when there is no smoke benchmark) and the
-Docker path's engine, stand-ins and images.
+benchmark and the Docker path's engine, stand-ins and images.
 
 A stack's row (its build, its tests, the conformance suite) keeps about one of the machine's two
 cores busy, and on a fresh machine the builds done here took 27 minutes after those rows, one after
 another (k6 and oha 7, the Docker path's engine, stand-ins and ten images about 20, of the cold
-run's 110). Here they run on the load generator's CPUs only (CPU 1 of two), at the lowest priority
-(oha, which the first row's resilience case needs, at the caller's), so that a row's timing-bound
-cases (a 1 s upstream timeout, racing creates, the resilience case's stack on CPU 0) keep the core
-they had. Both are set on the thread that starts every build, and everything it starts inherits
-them: the toolchains, apt-get, dockerd, containerd and the containers of each image build (Debian's
-runc keeps the affinity it is started with). A priority alone did not do it: each child runs in a
-session of its own, which the kernel schedules as a group of its own (autogroup), and a build
-container in a cgroup of its own, both at a normal weight whatever their nice value; so `mvn` in an
-image build took 144% of the two cores at nice 19 beside the rows (procs.spawn now gives a child's
-session its caller's priority too). Nothing is skipped: the smoke benchmark and the Docker path run
-every step as before and find the result ready (an image build then hits its cache). A failure here
-is only logged; the phase that needs the result does the same step again and reports it as its own."""
+run's 110). Here they run on the load generator's CPUs only (CPU 1 of two), at the lowest priority,
+so that a row's timing-bound cases (a 1 s upstream timeout, racing creates, the resilience case's
+stack on CPU 0) keep the core they had. Both are set on the thread that starts every build, and
+everything it starts inherits them: the toolchains, apt-get, dockerd, containerd and the containers
+of each image build (Debian's runc keeps the affinity it is started with). A priority alone did not
+do it: each child runs in a session of its own, which the kernel schedules as a group of its own
+(autogroup), and a build container in a cgroup of its own, both at a normal weight whatever their
+nice value; so `mvn` in an image build took 144% of the two cores at nice 19 beside the rows
+(procs.spawn now gives a child's session its caller's priority too). Nothing is skipped: the smoke
+benchmark and the Docker path run every step as before and find the result ready (an image build
+then hits its cache). A failure here is only logged; the phase that needs the result does the same
+step again and reports it as its own."""
 
 from __future__ import annotations
 
@@ -44,22 +43,15 @@ NICENESS = 19
 class Prefetch:
     """Builds ahead in a thread of its own; `wait()` before anything that measures."""
 
-    def __init__(self, *, smoke: bool, docker_stacks: list[Stack], oha: bool = False) -> None:
+    def __init__(self, *, smoke: bool, docker_stacks: list[Stack]) -> None:
         self.smoke = smoke
-        self.oha = oha
         self.docker_stacks = docker_stacks
         self._thread = threading.Thread(target=self._run, name="prefetch", daemon=True)
-        self._oha_built = threading.Event()
 
     def start(self) -> Prefetch:
-        if self.smoke or self.oha or self.docker_stacks:
+        if self.smoke or self.docker_stacks:
             self._thread.start()
         return self
-
-    def oha_ready(self) -> bool:
-        """Whether a resilience case would start without waiting for the build of oha here (one
-        that failed included: the case then builds it itself, and reports it)."""
-        return self._oha_built.is_set() or not self._thread.is_alive()
 
     def wait(self, why: str) -> None:
         """Blocks until the builds are done, so that nothing builds while `why` runs. Nothing
@@ -81,27 +73,14 @@ class Prefetch:
         paths.ensure_dirs()
         with (paths.LOGS / LOG).open("a") as log:
             say = _writer(log)
-            where = f"on CPU {','.join(map(str, sorted(cpus)))}"
-            # oha at the caller's own priority: the first stack's resilience case waits for it,
-            # and at nice 19 beside a row it took 11.6 of that stack's 11.9 minutes on a fresh
-            # machine. The rest at the lowest; a nice value that only rises needs no privilege.
-            say(f"builds ahead {where}: oha at the caller's priority")
-            _logged("oha", self._oha, say)
-            self._oha_built.set()
             os.setpriority(os.PRIO_PROCESS, thread, max(NICENESS, os.getpriority(os.PRIO_PROCESS, thread)))
-            say(f"builds ahead {where} at nice {NICENESS}")
+            say(f"builds ahead on CPU {','.join(map(str, sorted(cpus)))} at nice {NICENESS}")
             _logged("load generators", self._tools, say)
             _logged("docker images", self._docker, say)
 
-    def _oha(self, say: Callable[[str], object]) -> None:
-        if self.smoke or self.oha:
-            tools.ensure(tools.OHA, on_progress=say)
-
     def _tools(self, say: Callable[[str], object]) -> None:
-        # The smoke benchmark's other load generators; oha is built first, by _oha.
         for tool in tools.TOOLS if self.smoke else ():
-            if tool is not tools.OHA:
-                tools.ensure(tool, on_progress=say)
+            tools.ensure(tool, on_progress=say)
 
     def _docker(self, say: Callable[[str], object]) -> None:
         if not self.docker_stacks or session.available() is not None:

@@ -6,7 +6,7 @@ the app's (bench.measure.host.cgroups: the memory cap and the CPU set in place b
 instruction), and sent, in this order:
 
 - one 64 MiB body with a declared length: a 413, and the process alive;
-- bursts of 2,000 and 4,000 bodies just under 1 MiB at once (oha), each a JSON object whose
+- bursts of 2,000 and 4,000 bodies just under 1 MiB at once (.burst), each a JSON object whose
   `name` breaks its rule: only the dialect's field-rule status or a 503, no OOM kill, and
   `/health` and a read served again within a few seconds after each;
 - 1,500 connections that never finish their headers (a line every 5 s) while ordinary requests

@@ -1,4 +1,4 @@
-"""The resilience case's own clients (oha sends the bursts): one oversized body, read while it is
+"""The resilience case's own clients (burst.py sends the bursts): one oversized body, read while it is
 sent; ordinary requests on new connections; slow clients that never end their headers. Test
 clients, not load generators: each does one thing and says what it saw."""
 

@@ -1,5 +1,5 @@
 """The resilience case as the step "resilience" of a stack's row: the stack started under its cap,
-the three parts sent to it in turn (bench.testing.resilience.clients, oha), what they found judged
+the three parts sent to it in turn (bench.testing.resilience.clients, .burst), what they found judged
 (bench.testing.resilience.verdict)."""
 
 from __future__ import annotations
@@ -9,6 +9,7 @@ import contextlib
 import os
 import resource
 import shlex
+import sys
 import time
 from collections import Counter
 from collections.abc import Callable, Iterator
@@ -17,7 +18,7 @@ from typing import TextIO
 
 import httpx
 
-from bench import compose_file, paths, phases, ports, procs, stacks, tools
+from bench import compose_file, paths, phases, ports, procs, stacks
 from bench.conformance import Step
 from bench.console import console
 from bench.errors import BenchError
@@ -50,7 +51,7 @@ from bench.testing.resilience.verdict import (
     kernel_counters,
     kernel_summary,
     oversized_figures,
-    read_oha,
+    read_burst,
     slow_figures,
     status_counts,
 )
@@ -74,13 +75,13 @@ BURSTS = (2000, 4000)
 # is backpressure too, as long as the queue holds them (verdict.KERNEL_COUNTERS).
 BURST_REQUEST_TIMEOUT_S = 60
 # The most one process holds at once: the stack with a burst of 4,000 connections (a JVM adds a
-# few hundred files of its own), oha with its 4,000, the runner with 1,500 slow connections.
+# few hundred files of its own), the burst client with its 4,000, the runner with 1,500 slow connections.
 OPEN_FILES = 8192
 
 
 @contextlib.contextmanager
 def open_files(needed: int) -> Iterator[None]:
-    """The soft limit on open files raised to `needed` for the block: the stack and oha, started
+    """The soft limit on open files raised to `needed` for the block: the stack and the burst client, started
     in it, inherit it."""
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     if soft != resource.RLIM_INFINITY and soft >= needed:
@@ -141,8 +142,6 @@ def _run(stack: Stack, cluster: Cluster, log: Path, say: _Log, show: Callable[[s
     mem_bytes = int(caps.get(stack.name, caps["app"])["mem_bytes"] or 0)
     cap_mib = mem_bytes // MIB
     split = default_split(os.cpu_count() or 1)
-    show(f"oha {tools.OHA.version} (built ahead, or built now)")
-    oha = tools.ensure(tools.OHA, on_progress=show)
     problems: list[str] = []
     figures: list[str] = []
     with open_files(OPEN_FILES):
@@ -152,7 +151,10 @@ def _run(stack: Stack, cluster: Cluster, log: Path, say: _Log, show: Callable[[s
                 loadgen = groups.group("loadgen", split.loadgen, None)
             except OSError as error:
                 raise BenchError(f"cannot make the stack's cgroup: {error}") from None
-            say(f"{stack.name} on CPU {split.app} with {cap_mib} MiB ({groups.version}); oha on CPU {split.loadgen}")
+            say(
+                f"{stack.name} on CPU {split.app} with {cap_mib} MiB ({groups.version}); "
+                f"the bursts from CPU {split.loadgen}"
+            )
             cluster.reset()
             show("starting it under its cap")
             running = stacks.start(
@@ -163,7 +165,7 @@ def _run(stack: Stack, cluster: Cluster, log: Path, say: _Log, show: Callable[[s
                 log_name=f"resilience/{stack.name}-server.log",
             )
             try:
-                _parts(stack, running, app, loadgen, oha, cap_mib, say, show, problems, figures)
+                _parts(stack, running, app, loadgen, cap_mib, say, show, problems, figures)
             finally:
                 running.stop()
             problems += judge_log(running.log.read_text(errors="replace"))
@@ -185,7 +187,6 @@ def _parts(
     running: stacks.Running,
     app: cgroups.Group,
     loadgen: cgroups.Group,
-    oha: Path,
     cap_mib: int,
     say: _Log,
     show: Callable[[str], object],
@@ -230,7 +231,7 @@ def _parts(
             show(f"a burst of {size:,} bodies of almost 1 MiB")
             # v1 resets the peak, so each burst's is its own; v2 keeps the whole run's.
             app.reset_peak()
-            burst = _burst(stack, running, loadgen, oha, body, size, health)
+            burst = _burst(stack, running, loadgen, body, size, health)
             bursts.append(burst)
             say(
                 f"burst of {size:,}: {status_counts(burst.statuses)}; errors {burst.errors or 'none'}; "
@@ -274,30 +275,40 @@ def _burst(
     stack: Stack,
     running: stacks.Running,
     loadgen: cgroups.Group,
-    oha: Path,
     body: Path,
     size: int,
     health: Callable[[], Health],
 ) -> Burst:
+    port = int(running.base_url.rsplit(":", 1)[1])
     output = paths.LOGS / "resilience" / f"{stack.name}-burst-{size}.json"
     output.unlink(missing_ok=True)
     before = kernel_counters()
-    command = (
-        f"exec {shlex.quote(str(oha))} -n {size} -c {size} -m POST -D {shlex.quote(str(body))} -T application/json "
-        f"-t {BURST_REQUEST_TIMEOUT_S}s --connect-timeout {BURST_REQUEST_TIMEOUT_S}s --redirect 0 --no-tui "
-        f"--output-format json -o {shlex.quote(str(output))} {shlex.quote(running.base_url + '/items')}"
+    command = shlex.join(
+        [
+            sys.executable,
+            "-m",
+            "bench.testing.resilience.burst",
+            f"--host={HOST}",
+            f"--port={port}",
+            f"--body={body}",
+            f"--size={size}",
+            f"--limit-s={BURST_REQUEST_TIMEOUT_S}",
+            f"--output={output}",
+        ]
     )
     code = procs.run(
-        loadgen.shell_prefix() + command,
-        cwd=paths.HOME,
+        loadgen.shell_prefix() + "exec " + command,
+        cwd=paths.ROOT / "loadtests",
         env=dict(os.environ),
         log=output.with_suffix(".log"),
         timeout_s=BURST_REQUEST_TIMEOUT_S * 2 + 30,
     )
     if code != 0:
-        raise BenchError(f"oha failed (exit {code}) on the burst of {size:,}; see {output.with_suffix('.log')}")
+        raise BenchError(
+            f"the burst client failed (exit {code}) on the burst of {size:,}; see {output.with_suffix('.log')}"
+        )
     after = kernel_counters()
-    statuses, errors, seconds = read_oha(output)
+    statuses, errors, seconds = read_burst(output)
     reading = health()
     serves_again = _serves_again(running) if reading.alive else None
     kernel = {name: after[name] - before[name] for name in after if name in before}

@@ -22,20 +22,19 @@ FIELD_RULE_STATUS: dict[Dialect, int] = {"api": 422, "hal": 400}
 # Past its bound a stack holds a request back or answers 503 (spec/API.md). Nothing else is
 # allowed: a 413 to a body under the limit, a 500, a 408 are all broken promises.
 OVERLOAD_STATUS = 503
-# oha's wording (hyper's) when writing the request's body failed: the server closed the connection
-# while the body was on its way. A 503 sent before the body was read closes the connection (the
-# contract), and oha then reports this instead of the 503 when its write fails before it reads the
-# answer: against a test server that answered 503 and closed at once, 1 such error in 500, none in
-# 2,000, on the project's 2 cores. A server that closes without any answer gives the same error,
-# or "connection error", so this one alone is excused, and only up to the number of 503s the same
-# burst received.
-BODY_WRITE_ERROR = "error writing a body to connection"
+# The burst client's word (bench.testing.resilience.burst) for a connection closed or reset while
+# its body was still being sent, with no answer read. A 503 sent before the body was read closes
+# the connection (the contract), and the reset that the unread rest of the body then causes may
+# discard the 503 before the client reads it. A server that closes without any answer leaves the
+# same trace, so this one alone is excused, and only up to the number of 503s the same burst
+# received.
+BODY_WRITE_ERROR = "closed while the body was sent"
 # A connection the server's listen queue cannot hold is dropped, then answered with a SYN cookie,
 # and reset when that cookie fails: a client sees a reset where it should have been held back or
-# answered, and oha says "connection error" or the write error above. Seen on rust-axum (tokio's
-# backlog of 1,024, accepting slowly on one busy CPU): 41 failed cookies, 41 resets, 41 write
-# errors in one burst of 1,000. The counters, read before and after each burst, say so beside the
-# errors; they are the whole machine's, so they only point to the cause.
+# answered. Seen on rust-axum (tokio's backlog of 1,024, accepting slowly on one busy CPU): 41
+# failed cookies, 41 resets, 41 write errors in one burst of 1,000. The counters, read before and
+# after each burst, say so beside the errors; they are the whole machine's, so they only point to
+# the cause.
 KERNEL_COUNTERS = {
     "ListenOverflows": "listen-queue overflows",
     "SyncookiesFailed": "failed SYN cookies (each a reset)",
@@ -188,7 +187,7 @@ def judge_burst(burst: Burst, *, dialect: Dialect, cap_mib: int) -> list[str]:
         problems.append(f"{where}: meanwhile the kernel, machine-wide: {kernel_summary(burst.kernel)}")
     accounted = sum(burst.statuses.values()) + sum(burst.errors.values())
     if accounted != burst.size:
-        problems.append(f"{where}: oha accounted for {accounted:,} of {burst.size:,} requests")
+        problems.append(f"{where}: the burst client accounted for {accounted:,} of {burst.size:,} requests")
     if burst.health.alive and burst.serves_again_s is None:
         problems.append(
             f"{where}: {' and '.join(SERVES_AGAIN_PATHS)} not both 200 within {SERVES_AGAIN_S:g} s after it"
@@ -276,16 +275,17 @@ def slow_figures(slow: Slow) -> str:
     return f"{len(closed):,}/{len(slow.connections):,} slow closed{last}, reads ≤ {slowest:.2f} s"
 
 
-def read_oha(path: Path) -> tuple[dict[int, int], dict[str, int], float | None]:
-    """Statuses, transport errors and the run's seconds from oha's JSON output."""
+def read_burst(path: Path) -> tuple[dict[int, int], dict[str, int], float | None]:
+    """Statuses, transport errors and the burst's seconds from the burst client's output
+    (bench.testing.resilience.burst)."""
     try:
         data = json.loads(path.read_text())
     except (OSError, json.JSONDecodeError) as error:
-        raise BenchError(f"oha's output {path} could not be read: {error}") from None
-    statuses = {int(k): int(v) for k, v in (data.get("statusCodeDistribution") or {}).items()}
-    errors = {str(k): int(v) for k, v in (data.get("errorDistribution") or {}).items()}
-    total = (data.get("summary") or {}).get("total")
-    return statuses, errors, float(total) if total is not None else None
+        raise BenchError(f"the burst client's output {path} could not be read: {error}") from None
+    statuses = {int(k): int(v) for k, v in (data.get("statuses") or {}).items()}
+    errors = {str(k): int(v) for k, v in (data.get("errors") or {}).items()}
+    seconds = data.get("seconds")
+    return statuses, errors, float(seconds) if seconds is not None else None
 
 
 def status_counts(counts: dict[int, int]) -> str:
