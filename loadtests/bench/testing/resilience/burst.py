@@ -35,6 +35,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
+from bench.testing.resilience.clients import request_head, status_line_status
 from bench.testing.resilience.verdict import BODY_WRITE_ERROR
 
 CLOSED_UNANSWERED = "closed without an answer"
@@ -48,22 +49,12 @@ SEND_PIECE = 64 * 1024
 STATUS_LINE_LIMIT = 8192
 
 
-def request_head(host: str, port: int, path: str, length: int) -> bytes:
-    return (
-        f"POST {path} HTTP/1.1\r\nHost: {host}:{port}\r\nContent-Type: application/json\r\n"
-        f"Content-Length: {length}\r\n\r\n"
-    ).encode()
-
-
 def status_of(received: bytes) -> int | None:
     """The final status in what a server sent (interim 1xx answers skipped); None while no final
     status line is complete."""
     while b"\r\n" in received:
-        parts = received.partition(b"\r\n")[0].split(None, 2)
-        if len(parts) < 2 or not parts[0].startswith(b"HTTP/") or not parts[1].isdigit():
-            return None
-        status = int(parts[1])
-        if not 100 <= status < 200:
+        status = status_line_status(received.partition(b"\r\n")[0])
+        if status is None or not 100 <= status < 200:
             return status
         _, blank, received = received.partition(b"\r\n\r\n")  # past the interim answer
         if not blank:

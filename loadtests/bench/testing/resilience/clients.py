@@ -40,7 +40,16 @@ def near_limit_body(dialect: Dialect) -> bytes:
     return prefix + b"x" * NEAR_LIMIT_NAME_CHARS + suffix
 
 
-def _status_of(line: bytes) -> int | None:
+def request_head(host: str, port: int, path: str, length: int) -> bytes:
+    """The head of a `POST` of a JSON body of `length` bytes."""
+    return (
+        f"POST {path} HTTP/1.1\r\nHost: {host}:{port}\r\nContent-Type: application/json\r\n"
+        f"Content-Length: {length}\r\n\r\n"
+    ).encode()
+
+
+def status_line_status(line: bytes) -> int | None:
+    """The status of an HTTP status line; None when it is not one."""
     parts = line.split(None, 2)
     if len(parts) >= 2 and parts[0].startswith(b"HTTP/") and parts[1].isdigit():
         return int(parts[1])
@@ -54,7 +63,7 @@ async def _status_line(reader: asyncio.StreamReader) -> int | None:
             line = await reader.readline()
         except (ConnectionError, asyncio.LimitOverrunError, ValueError):
             return None
-        status = _status_of(line)
+        status = status_line_status(line)
         if status is None or not 100 <= status < 200:
             return status
         while (await reader.readline()).strip():
@@ -69,10 +78,7 @@ async def send_oversized(
     no longer be written. (status or None, why not, bytes sent)."""
     prefix, suffix = item_body(dialect)
     filler = total_bytes - len(prefix) - len(suffix)
-    head = (
-        f"POST {path} HTTP/1.1\r\nHost: {host}:{port}\r\nContent-Type: application/json\r\n"
-        f"Content-Length: {total_bytes}\r\n\r\n"
-    ).encode()
+    head = request_head(host, port, path, total_bytes)
     sent = 0
     try:
         async with asyncio.timeout(limit_s):
@@ -160,7 +166,7 @@ async def _until_closed(reader: asyncio.StreamReader) -> tuple[float, int | None
             head = (head + data)[:64]
     except ConnectionError:
         pass
-    return asyncio.get_running_loop().time(), _status_of(head.split(b"\r\n", 1)[0]) if head else None
+    return asyncio.get_running_loop().time(), status_line_status(head.split(b"\r\n", 1)[0]) if head else None
 
 
 async def slow_connection(
