@@ -11,7 +11,7 @@ import pytest
 from conftest import fake_cgroup_v1, release_like_the_kernel
 from test_manifest import VALID, write_stack
 
-from bench import manifest, paths, ports, schema
+from bench import manifest, paths, ports, schema, upstream
 from bench.errors import BenchError
 from bench.measure import Plan, kept_records, observed_runs
 from bench.measure.host import cgroups, environment
@@ -357,6 +357,9 @@ def test_the_outbound_scenario_runs_with_the_stock_upstream_started_for_it_alone
             (self.upstream.dirs()[V1_CPUACCT] / "cpuacct.usage").write_text("0")
 
     monkeypatch.setattr(Roles, "place_upstream", placed_like_the_kernel)
+    # A port of this test's own: a parallel test's upstream may take 8099 the moment this one
+    # frees it, and the check at the end that the stop freed the port would see that one.
+    monkeypatch.setattr(upstream, "DEFAULT_PORT", ports.free_port())
     split = CpuSplit(app="0", postgres="0", loadgen="0")
     scenarios = [SCENARIOS["join-filter"], SCENARIOS["outbound"]]
     plan = Plan([stack], scenarios, "smoke", 1, split, tmp_path / "out", ceilings=False, cgroup_root=root)

@@ -178,6 +178,9 @@ def test_serve_starts_the_upstream_beside_the_database_names_it_to_the_stack_and
     monkeypatch.setattr(manifest, "select", lambda impls: [stack])
     monkeypatch.setattr(stacks, "build", lambda stack, **_: False)
     monkeypatch.setattr(postgres, "session", fake_session)
+    # A port of this test's own: a parallel test's upstream may take 8099 the moment this one
+    # frees it, and the check below that the stop freed the port would see that one.
+    monkeypatch.setattr(upstream, "DEFAULT_PORT", ports.free_port())
 
     started: list[upstream.Upstream] = []
     real_upstream_start = upstream.start
