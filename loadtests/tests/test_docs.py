@@ -1,6 +1,7 @@
 """The docs checked like code: every relative link resolves (to its heading too), every port a doc
-gives a local address is one the repository serves on, every code file a doc names exists, and
-docs/method.md's tables of the ladder's rates and the profiles' warm-up timing are the code's."""
+gives a local address is one the repository serves on, every code file a doc names exists;
+docs/method.md's tables of the ladder's rates and the profiles' warm-up timing are the code's, and
+it stays a page of rules."""
 
 from __future__ import annotations
 
@@ -32,6 +33,9 @@ ADDRESS = re.compile(r"\b(?:127\.0\.0\.1|localhost):(\d{2,5})\b")
 CHOSEN_PORT = re.compile(r"--port[ =](\d{2,5})\b")
 CODE_PATH = re.compile(r"`((?:[\w.-]+/)+[\w.-]+\.(?:py|js|toml|md|ya?ml|sql|sh|conf|json|txt))`")
 CONTAINER_PORT = 8080
+# docs/method.md holds today's rules, each with a line of why: what chose a rule goes to
+# docs/rationale.md or an experiment's README, and the methods' history to results/changelog.md.
+METHOD_MOST_LINES = 450
 
 
 def slugs(markdown: str) -> set[str]:
@@ -142,6 +146,12 @@ def problems_of(doc: Path, text: str, served: set[int]) -> list[str]:
     found = link_problems(doc, text) + port_problems(text, served) + file_problems(doc, text)
     if doc == ROOT / "docs" / "method.md":
         found += table_problems(text)
+        lines = len(text.splitlines())
+        if lines > METHOD_MOST_LINES:
+            found.append(
+                f"{lines} lines, over {METHOD_MOST_LINES}: move what chose a rule to docs/rationale.md "
+                "and the methods' history to results/changelog.md"
+            )
     return found
 
 
@@ -175,3 +185,9 @@ def test_a_doc_with_a_wrong_link_port_file_rate_or_timing_fails(wrong, said):
         text += "\n" + wrong + "\n"
     problems = problems_of(method, text, served_ports())
     assert any(said in problem for problem in problems), problems
+
+
+def test_a_method_grown_past_its_length_fails():
+    method = ROOT / "docs" / "method.md"
+    grown = method.read_text() + "\nA dated experiment's figures.\n" * METHOD_MOST_LINES
+    assert any("over 450" in problem for problem in problems_of(method, grown, served_ports()))
