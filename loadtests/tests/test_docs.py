@@ -190,4 +190,4 @@ def test_a_doc_with_a_wrong_link_port_file_rate_or_timing_fails(wrong, said):
 def test_a_method_grown_past_its_length_fails():
     method = ROOT / "docs" / "method.md"
     grown = method.read_text() + "\nA dated experiment's figures.\n" * METHOD_MOST_LINES
-    assert any("over 450" in problem for problem in problems_of(method, grown, served_ports()))
+    assert any(f"over {METHOD_MOST_LINES}" in problem for problem in problems_of(method, grown, served_ports()))
