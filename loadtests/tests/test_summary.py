@@ -179,6 +179,33 @@ def test_the_analysis_quotes_ranges_tiers_and_variants(tmp_path):
         report.render(tmp_path / "raw", tmp_path / "results.md", tmp_path / "charts", analysis=analysis)
 
 
+def test_the_analysis_quotes_lower_bounds_efficiency_and_warm_up_classes(tmp_path):
+    """A capacity that is a lower bound in some runs, a stack's share of its block's ceiling and
+    its runs' warm-up classes, each as the tables print it, so that no sentence states them by hand."""
+    records = []
+    for run, (gin, jersey) in enumerate([(1000.0, 630.0), (630.0, 400.0)], start=1):
+        ceiling = join("ceiling-db", run, [250.0, 400.0, 630.0], 1000.0)
+        ceiling["kind"] = "ceiling"
+        ceiling["stages"] = []
+        bounded = join("go-gin", run, [r for r in (250.0, 400.0, 630.0, 1000.0) if r <= gin], None)
+        bounded["ladder"]["capacity_lower_bound"] = run == 1
+        warming = join("java-jersey", run, [r for r in (250.0, 400.0, 630.0) if r <= jersey], 1000.0)
+        warming["warmup_class"] = "steady" if run == 1 else "still-warming"
+        records += [ceiling, bounded, warming]
+    write(tmp_path / "raw", records)
+    analysis = tmp_path / "analysis.md"
+    analysis.write_text(
+        "go-gin: a lower bound in {{bounded go-gin join-filter}}; java-jersey at "
+        "{{efficiency java-jersey join-filter}} of the ceiling ({{efficiency ceiling-db join-filter}}), "
+        "{{classes java-jersey join-filter}}.\n"
+    )
+    md = report.render(tmp_path / "raw", tmp_path / "results.md", tmp_path / "charts", analysis=analysis)
+    assert (
+        "go-gin: a lower bound in 1 of 2 runs; java-jersey at 82% (63–100%) of the ceiling (the ceiling), "
+        "1 steady, 1 still warming." in md.read_text()
+    )
+
+
 @pytest.mark.parametrize(
     "placeholder,said",
     [

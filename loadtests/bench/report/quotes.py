@@ -12,8 +12,8 @@ from collections.abc import Callable
 
 from bench.errors import BenchError
 from bench.records import RawResult
-from bench.report.figures import MIB, Cell, fmt, median
-from bench.report.ladder import common_rate, median_capacity, p99_of, postgres_ms_of, values_at
+from bench.report.figures import MIB, Cell, class_counts, fmt, median
+from bench.report.ladder import common_rate, efficiency, median_capacity, p99_of, postgres_ms_of, values_at
 from bench.report.study import STUDY_THROUGHPUT, WEBFLUX_OVER_MVC, closed_rps
 from bench.report.summary import BOUND_WORDS, bound_of, per_run_peak, smallest_clean_cap
 from bench.report.tiers import capacity_range, separated_pairs, tier_of, tiers
@@ -25,6 +25,9 @@ FIGURE = re.compile(r"(?<![\w.-])(?:\d+\.\d+|\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?\s?
 USAGE = """the placeholders are, with STACK a stack's directory name (or a ceiling's) and SCENARIO a scenario's:
   {{capacity STACK SCENARIO}}  capacity at objective, req/s (the median of the runs)
   {{range STACK SCENARIO}}     capacity's lowest–highest over the runs, req/s
+  {{bounded STACK SCENARIO}}   in how many runs that capacity is a lower bound, "N of M runs"
+  {{efficiency STACK SCENARIO}}  capacity as a share of its block's ceiling, as the tables print it
+  {{classes STACK SCENARIO}}   the runs' warm-up classes counted, "2 steady, 1 still warming"
   {{tier STACK SCENARIO}}      the stack's tier in the scenario (T1 the highest)
   {{tiers SCENARIO}}           how many tiers the scenario's stacks fall into
   {{separated SCENARIO}}       pairs of stacks the runs tell apart, "N of M"
@@ -60,6 +63,7 @@ class Quotes:
         stack (`{{capacity ceiling-db join-filter}}`) but not ranked or counted in its common rate;
         `mem_ladder` and `fault`: the records of those runs, for `{{cap}}` and `{{serving-again}}`."""
         self.stacks = {s: [c for c in cells if c.records] for s, cells in cells_by_scenario.items()}
+        self.ceilings = {s: c for s, c in (ceilings or {}).items() if c is not None and c.records}
         self.commons = {s: common_rate(cells) for s, cells in self.stacks.items()}
         self.tiers = {s: tier_of(tiers(cells)) for s, cells in self.stacks.items()}
         self.cells = {s: {c.stack.name: c for c in cells} for s, cells in self.stacks.items()}
@@ -112,6 +116,14 @@ class Quotes:
                 if over_runs is None or over_runs.low == over_runs.high:
                     return fmt(over_runs.low if over_runs else None)
                 return f"{fmt(over_runs.low)}–{fmt(over_runs.high)}"
+            case "bounded", [stack, scenario]:
+                laddered = [r for r in self._cell(stack, scenario).records if r.ladder is not None]
+                bounded = sum(1 for r in laddered if r.ladder is not None and r.ladder.capacity_lower_bound)
+                return f"{bounded} of {len(laddered)} runs"
+            case "efficiency", [stack, scenario]:
+                return efficiency(self._cell(stack, scenario), self.ceilings.get(scenario))
+            case "classes", [stack, scenario]:
+                return class_counts(self._cell(stack, scenario).records)
             case "tier", [stack, scenario]:
                 label = self._cell(stack, scenario).stack.label
                 number = self.tiers.get(scenario, {}).get(label)
