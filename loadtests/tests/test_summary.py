@@ -150,6 +150,14 @@ def test_the_analysis_quotes_figures_through_placeholders_filled_from_the_raw_fi
     )
 
 
+def quoted(tmp_path, records, text):
+    """results.md rendered from `records` with `text` as its analysis, all under a new `tmp_path`."""
+    write(tmp_path / "raw", records)
+    analysis = tmp_path / "analysis.md"
+    analysis.write_text(text)
+    return report.render(tmp_path / "raw", tmp_path / "results.md", tmp_path / "charts", analysis=analysis).read_text()
+
+
 def test_the_analysis_quotes_ranges_tiers_and_variants(tmp_path):
     """A comparison holds across the runs only if the ranges say so: `{{range}}` and `{{tier}}` are
     the summary's, and a variant is quoted like its stack without being ranked."""
@@ -161,22 +169,20 @@ def test_the_analysis_quotes_ranges_tiers_and_variants(tmp_path):
             join("java-spring", run, [250.0], 400.0, cpu_ms=0.8),
             join("java-spring@n-plus-one", run, [250.0, 400.0], 630.0, cpu_ms=0.9),
         ]
-    write(tmp_path / "raw", records)
-    analysis = tmp_path / "analysis.md"
-    analysis.write_text(
+    text = quoted(
+        tmp_path,
+        records,
         "go-gin {{range go-gin join-filter}} ({{tier go-gin join-filter}}), java-jersey "
         "{{range java-jersey join-filter}} ({{tier java-jersey join-filter}}), java-spring "
         "{{range java-spring join-filter}} ({{tier java-spring join-filter}}): {{tiers join-filter}} tiers, "
-        "{{separated join-filter}} pairs apart; the variant {{capacity java-spring@n-plus-one join-filter}}.\n"
+        "{{separated join-filter}} pairs apart; the variant {{capacity java-spring@n-plus-one join-filter}}.\n",
     )
-    md = report.render(tmp_path / "raw", tmp_path / "results.md", tmp_path / "charts", analysis=analysis)
     assert (
         "go-gin 630–1,000 (T1), java-jersey 400–630 (T1), java-spring 250 (T2): 2 tiers, "
-        "2 of 3 pairs apart; the variant 400." in md.read_text()
+        "2 of 3 pairs apart; the variant 400." in text
     )
-    analysis.write_text("{{tier java-spring@n-plus-one join-filter}}\n")
     with pytest.raises(BenchError, match="only stacks with a ladder are ranked"):
-        report.render(tmp_path / "raw", tmp_path / "results.md", tmp_path / "charts", analysis=analysis)
+        quoted(tmp_path / "again", records, "{{tier java-spring@n-plus-one join-filter}}\n")
 
 
 def test_the_analysis_quotes_lower_bounds_efficiency_and_warm_up_classes(tmp_path):
@@ -192,17 +198,16 @@ def test_the_analysis_quotes_lower_bounds_efficiency_and_warm_up_classes(tmp_pat
         warming = join("java-jersey", run, [r for r in (250.0, 400.0, 630.0) if r <= jersey], 1000.0)
         warming["warmup_class"] = "steady" if run == 1 else "still-warming"
         records += [ceiling, bounded, warming]
-    write(tmp_path / "raw", records)
-    analysis = tmp_path / "analysis.md"
-    analysis.write_text(
+    text = quoted(
+        tmp_path,
+        records,
         "go-gin: a lower bound in {{bounded go-gin join-filter}}; java-jersey at "
         "{{efficiency java-jersey join-filter}} of the ceiling ({{efficiency ceiling-db join-filter}}), "
-        "{{classes java-jersey join-filter}}.\n"
+        "{{classes java-jersey join-filter}}.\n",
     )
-    md = report.render(tmp_path / "raw", tmp_path / "results.md", tmp_path / "charts", analysis=analysis)
     assert (
         "go-gin: a lower bound in 1 of 2 runs; java-jersey at 82% (63–100%) of the ceiling (the ceiling), "
-        "1 steady, 1 still warming." in md.read_text()
+        "1 steady, 1 still warming." in text
     )
 
 
